@@ -15,6 +15,10 @@ the fewest tiles short of the release at which a count gone wrong frees the doub
 does. Where a rule set's run has several such failures and every one of them is near a
 release, each is the release's (DBL-9), and says why; a single None keeps them all the
 duty's (ballast's and tandem's bug 2, duties ignored, show far from any release too).
+
+fuzz reads its games alike (fuzz/run.py one_per_bug): every occurrence of a play let
+past such a duty carries its count (Disagreement.early), and where the run's are all
+near a release, a finding charged to the duty folds into the release's.
 """
 
 from __future__ import annotations
@@ -25,7 +29,15 @@ from typing import Protocol
 RELEASE = "DBL-9"
 DUTIES = ("DBL-6", "DBL-7")
 TABLES = 3
-"""The fewest failures near a release, and none far, that read as a count gone wrong."""
+"""The fewest failures near a release (in fuzz, occurrences), and none far, that read as a
+count gone wrong."""
+
+
+def counted_early(counts: Sequence[int | None], tables: int) -> bool:
+    """Whether `tables` tables near a release, letting doubles go at `counts` tiles short
+    of it (None: far from any), read as a release counted early: enough of them, and
+    none far."""
+    return tables >= TABLES and None not in counts
 
 
 class Charged(Protocol):
@@ -45,11 +57,9 @@ def charge_counted_early(results: Sequence[Charged]) -> None:
         if r.status == "fail" and r.early:
             by_variant.setdefault(r.variant, []).append(r)
     for found in by_variant.values():
-        if any(c is None for r in found for c in r.early):
-            continue  # a double let go far from its release: the duty ignored
         near = [r for r in found if r.charged and r.charged[0] in (*DUTIES, RELEASE)]
-        if len(near) < TABLES:
-            continue
+        if not counted_early([c for r in found for c in r.early], len(near)):
+            continue  # too few, or a double let go far from its release: the duty ignored
         most = max(c for r in near for c in r.early if c is not None)
         for r in near:
             if r.charged[0] in DUTIES:

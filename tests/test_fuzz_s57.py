@@ -5,6 +5,11 @@
   blocked), so a blocked round's scoring went unasked there. A third of such games are
   now steered toward a blocked end (fuzz/steer.py), as games under a round-end rule of
   one's own are (6 of 22 blocked).
+- A release of one's own (`uncoverable_double: other`): fuzz judges a refusal where
+  every known release refuses the action, and asks a legal or refusal finding again
+  with the same cut (rejudge), as conform cuts its entries (release_alone.py).
+- A release counted early told from a duty ignored by a run's tables together
+  (release_counts.py), in conform and in fuzz.
 """
 
 from __future__ import annotations
@@ -180,3 +185,22 @@ def test_a_duty_ignored_far_from_a_release_keeps_every_table_the_dutys(
     assert _run_charges(tmp_path, "IgnoresDuty") == {
         "short-003": ["DBL-6"], "short-002": ["DBL-6"], "short-001": ["DBL-9"],
         "far-007": ["DBL-6"]}
+
+
+def test_fuzz_folds_a_duty_let_go_only_near_its_release_into_the_release(
+        tmp_path: Path) -> None:
+    """fuzz reads its games alike: in 6 games (seed 2) CountsThirteen lets plays past the
+    duty 1 to 3 tiles short of the release and never further, so `allows play (DBL-6)`
+    (2 or 3 short, one table read as the duty's) folds into `allows play (DBL-9)` (one
+    short): one finding, as handcar's bug 2 (three before, with `forbids play (TRAIN-6)`).
+    IgnoresDuty lets them past far from any release too: its two stay apart."""
+    (tmp_path / "rules.yaml").write_text(hb.RULES, encoding="utf-8")
+    ctx = declared_context(catalog().rules_file(str(tmp_path / "rules.yaml")))
+    found = {}
+    for name in ("CountsThirteen", "IgnoresDuty"):
+        report = F.fuzz(F.Target.of(getattr(hb, name)(), name), [ctx.name], 6, 2,
+                        out=tmp_path / name, shrink_tries=20)
+        found[name] = {g.signature: [s for s, _ in g.also] for g in report.groups
+                       if "DBL-" in g.signature}
+    assert found["CountsThirteen"] == {"allows play (DBL-9)": ["allows play (DBL-6)"]}
+    assert {"allows play (DBL-6)", "allows play (DBL-9)"} <= set(found["IgnoresDuty"])
