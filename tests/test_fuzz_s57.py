@@ -52,8 +52,8 @@ def test_a_share_of_big_sets_games_is_steered_the_rest_as_before() -> None:
 
 
 def test_fuzz_finds_a_blocked_round_bug_only_a_big_set_shows(tmp_path: Path) -> None:
-    """The engine above: in 4 games on pagat+double-15 (seed 2, its first and third
-    games steered) fuzz reaches a blocked round and finds its score, charged to SCORE-5
+    """The engine above: in 4 games on pagat+double-15 (seed 2, three of them
+    steered) fuzz reaches a blocked round and finds its score, charged to SCORE-5
     (what a round is worth, penalty scoring); before the big sets' share, none of those
     games was steered and none ended blocked."""
     report = F.fuzz(F.Target.of(BigBlockedLowWins(), "big-blocked"), [BIG], 4, 2,
