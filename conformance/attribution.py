@@ -68,6 +68,7 @@ from mtrain.conformance.move_charges import (
     dead_charge,
     dead_rule,
     drawn_refusal,
+    early_count,
     marked_mexican,
     marked_play,
     mexican_opening,
@@ -302,6 +303,12 @@ class Referee:
         self._rules: Rules | None = None
         self._replay = replay
         self._states: list[dict[str, Any]] | None = None
+        self.early: list[int | None] = []
+        """For each action charged to the duty of an earlier double (DBL-6, DBL-7) or to
+        its release counted one tile early (DBL-9): how many tiles short of DBL-9's
+        release a count would free it at, or None where none near does
+        (move_charges.early_count): what a run's tables together say
+        (release_counts.py)."""
 
     def states(self) -> list[dict[str, Any]]:
         """The reference's own states for the fixture: the start, then after each step
@@ -327,6 +334,7 @@ class Referee:
             hands[seat] = [t for t in hands[seat] if t not in tiles]
         view = Referee(self.fx, self.rs)
         view._rules, view._states = self._rules, [*self.states()[:-1], table]
+        view.early = self.early  # (what it charges is this view's)
         return view
 
     def rules(self) -> Rules:
@@ -483,6 +491,7 @@ class Referee:
         listed = None if offered is None else [
             a for t in offered if (a := self._action(st, t)) is not None]
         if clause in ("DBL-6", "DBL-7") and released_one_short(st, act, listed):
+            self.early.append(1)
             return "DBL-9"  # released with one tile of its number still out
         if (clause in ("DBL-6", "DBL-7") and st.rules.release_uncoverable
                 and self._hands_cannot_cover(st) and self._released_allows(st, act, True)):
@@ -493,6 +502,8 @@ class Referee:
             # the bug is in the release rule (DBL-9, DBL-12, DBL-13, or DBL-10 that keeps
             # the duty)
             return pick(("DBL-9", "DBL-12", "DBL-13", "DBL-10"), self.rs, self.fx)
+        if clause in ("DBL-6", "DBL-7"):  # the duty let go: how near its release
+            self.early.append(early_count(st, act, listed))
         return clause
 
     @staticmethod

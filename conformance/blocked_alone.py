@@ -48,9 +48,9 @@ from collections.abc import Set
 
 from mtrain.conformance.adapter import JSON
 from mtrain.conformance.fixture import Expectation, Fixture
-from mtrain.conformance.partition import stand_in
 from mtrain.conformance.round_end_alone import holds_under_each_value, passes_under
 from mtrain.conformance.runner import REFERENCE, Outcome, end_aside, ended_blocked, play
+from mtrain.conformance.stand_in_replay import known_ruleset, stand_in_replay
 from mtrain.spec.notation import is_next_round
 from mtrain.spec.ruleset import Ruleset
 from mtrain.spec.scope import Region, Space
@@ -103,23 +103,17 @@ def blocked_end_entry(exp: Expectation, fx: Fixture, rs: Ruleset, space: Space,
     cut = end_aside(exp)
     if cut.checks == 0 or not holds_where_played(fx, cut, rs, space, named, own - set(named)):
         return None
-    try:
-        sent = stand_in(rs, exp, space)
-    except ValueError:  # no known rule set of the scope stands in for it
+    replay = stand_in_replay(fx, exp, rs, space)
+    if replay is None:
         return None
-    trace: list[JSON] = []
-    played = play(fx, sent, REFERENCE, None, trace)
-    if isinstance(played, Outcome):
-        return None
-    state, rj = played
     steps = dict(exp.own_steps)
-    for k, (step, before) in enumerate(zip(fx.steps, trace, strict=False), 1):
-        if not is_next_round(step) and dry_turn_start(rj, before):
+    for k, (step, before) in enumerate(zip(fx.steps, replay.trace, strict=False), 1):
+        if not is_next_round(step) and dry_turn_start(replay.rj, before):
             steps[k] = tuple(dict.fromkeys((*steps.get(k, ()), OPTION)))
     own_steps = tuple(sorted(steps.items()))
     if set(named) != {OPTION}:
         return dataclasses.replace(cut, own_steps=own_steps)
-    return dataclasses.replace(exp, own_end=ended_blocked(state), own_steps=own_steps)
+    return dataclasses.replace(exp, own_end=ended_blocked(replay.state), own_steps=own_steps)
 
 
 def holds_where_played(fx: Fixture, cut: Expectation, rs: Ruleset, space: Space,
@@ -145,12 +139,9 @@ def holds_where_played(fx: Fixture, cut: Expectation, rs: Ruleset, space: Space,
 def ends_early(fx: Fixture, rs: Ruleset, space: Space, region: Region) -> bool:
     """Whether under a known rule set of `region` (its table as `rs`'s) the reference's
     replay stops at a step taken when the round is already over."""
-    sample = space.complete(region)
-    if sample is None:
+    known = known_ruleset(rs, space, region)
+    if known is None:
         return False
-    known = space.ruleset(sample)
-    if rs.custom_table:  # the reference plays the table itself
-        known = Ruleset(known.name, known.choices, rs.hand_table)
     trace: list[JSON] = []
     played = play(fx, known, REFERENCE, None, trace)
     return (isinstance(played, Outcome) and played.status == "fail"

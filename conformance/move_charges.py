@@ -8,7 +8,7 @@ judge ask these of a table; the rules themselves are the engine's (refusals.perm
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Callable, Collection
 from typing import Final
 
 from mtrain.reference import engine, refusals
@@ -158,11 +158,24 @@ def released_one_short(st: engine.State, act: engine.Action,
     they must be the rules' with those doubles released: an engine that lets only some
     plays past the duty (the Mexican Train alone: tandem's bug 2) ignores the duty, it
     does not release the double."""
-    for _count, freed in _released_by_count(st):
+    return early_count(st, act, offered, near_release) is not None
+
+
+def early_count(st: engine.State, act: engine.Action,
+                offered: Collection[engine.Action] | None = None,
+                near: Callable[[int, int], bool] | None = None) -> int | None:
+    """For `act`, refused by the duty of an earlier double (DBL-6, DBL-7): the fewest
+    tiles of its number still off the table at which, the doubles of earlier turns that
+    short of DBL-9's release released, it is legal (and the actions `offered`, where
+    known, are the rules' so released); None where no count `near` the release does
+    (by default within a quarter of the number's tiles, `within_quarter`). One table
+    cannot tell a count gone wrong from the duty ignored (near_release); the counts of
+    every such table of a run can (release_counts.py)."""
+    for count, freed in _released_by_count(st, near or within_quarter):
         legal = engine.legal_actions(freed)
         if act in legal and (offered is None or set(offered) == set(legal)):
-            return True
-    return False
+            return count
+    return None
 
 
 def release_offered(st: engine.State, offered: Collection[engine.Action]) -> str | None:
@@ -175,24 +188,25 @@ def release_offered(st: engine.State, offered: Collection[engine.Action]) -> str
     if st.phase != engine.START:
         return None
     rules_legal = set(engine.legal_actions(st))
-    for _count, freed in _released_by_count(st):
+    for _count, freed in _released_by_count(st, near_release):
         legal = set(engine.legal_actions(freed))
         if set(offered) == legal and legal != rules_legal:
             return "DBL-9"
     return None
 
 
-def _released_by_count(st: engine.State) -> list[tuple[int, engine.State]]:
+def _released_by_count(st: engine.State, near: Callable[[int, int], bool]
+                       ) -> list[tuple[int, engine.State]]:
     """`st` with the open doubles of earlier turns released up to each count of tiles of
-    their number off the table (at least one, and near the release: `near_release`),
-    the smallest count first; nothing where DBL-9 is not in force."""
+    their number off the table (at least one, and `near` the release), the smallest count
+    first; nothing where DBL-9 is not in force."""
     rules = st.rules
     if not rules.release_uncoverable:
         return []
     earlier = {t: (rules.number_mask[st.ends[t]] & ~st.table_mask).bit_count()
                for t in st.open_doubles if t not in st.turn_doubles}
     out = []
-    for count in sorted({k for k in earlier.values() if k and near_release(k)}):
+    for count in sorted({k for k in earlier.values() if k and near(k, rules.max_pip)}):
         freed = st.copy()
         freed.open_doubles = [t for t in st.open_doubles
                               if t not in earlier or not 0 < earlier[t] <= count]
@@ -200,7 +214,14 @@ def _released_by_count(st: engine.State) -> list[tuple[int, engine.State]]:
     return out
 
 
-def near_release(missing: int) -> bool:
+def within_quarter(missing: int, max_pip: int) -> bool:
+    """Whether `missing` tiles of a number off the table are at most a quarter of the
+    tiles bearing it (a set up to double-`max_pip`): near enough DBL-9's release for a
+    count gone wrong (handcar's 13 of 16 on double-15) to explain a double freed."""
+    return missing <= (max_pip + 1) // 4
+
+
+def near_release(missing: int, max_pip: int = 0) -> bool:
     """Whether a double with `missing` tiles of its number off the table is near enough
     DBL-9's release for an engine that frees it to be read as counting the release
     wrong rather than ignoring the duty (DBL-6): one tile short only. Read further off

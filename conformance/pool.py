@@ -145,7 +145,7 @@ class Runner:
                 result.status, result.messages = "not-applicable", beyond  # its own follow-up
                 outcome.charged = []
             result.null_refusals = outcome.null_refusals
-            result.charged = tuple(outcome.charged)
+            result.charged, result.early = tuple(outcome.charged), outcome.early
             result.refused_step, result.diverged = outcome.step, outcome.diverged
             result.unreached = outcome.unreached
             if getattr(self.args, "format", None) == "html":  # only the page draws it

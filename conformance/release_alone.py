@@ -49,9 +49,9 @@ from typing import Literal
 from mtrain.conformance.adapter import JSON
 from mtrain.conformance.fixture import Expectation, Fixture
 from mtrain.conformance.interface import Refused
-from mtrain.conformance.partition import stand_in
 from mtrain.conformance.round_end_alone import passes_under
 from mtrain.conformance.runner import REFERENCE, Outcome, play
+from mtrain.conformance.stand_in_replay import known_ruleset, stand_in_replay
 from mtrain.conformance.step_alone import judged_steps
 from mtrain.spec.notation import action_json, action_text
 from mtrain.spec.ruleset import Ruleset
@@ -80,17 +80,11 @@ def release_entry(exp: Expectation, fx: Fixture, rs: Ruleset, space: Space,
     named = {OPTION}
     if OPTION not in own or exp.refused_setup is not None:
         return None
-    if sent is None:
-        try:
-            sent = stand_in(rs, exp, space)
-        except ValueError:  # no known rule set of the scope stands in for it
-            return None
-    trace: list[JSON] = []
-    played = play(fx, sent, REFERENCE, None, trace)
-    if isinstance(played, Outcome) or any(len(earlier(s)) > 1 for s in trace):
+    replay = stand_in_replay(fx, exp, rs, space, sent)
+    if replay is None or any(len(earlier(s)) > 1 for s in replay.trace):
         return None  # a release of its own may free some of them and not others
     steps = dict(exp.own_steps)
-    for k, read in judged_steps(fx, sent, named):
+    for k, read in judged_steps(fx, replay.sent, named):
         steps[k] = tuple(dict.fromkeys((*steps.get(k, ()), *read)))
     regions = known_regions(rs, space)
     answers = [answer_under(fx, exp, rs, space, region, set(steps)) for region in regions]
@@ -130,17 +124,6 @@ def known_regions(rs: Ruleset, space: Space) -> list[Region]:
     known: Region = {o: frozenset((v,)) for o, v in space.point(rs).items()
                      if o not in rs.unknown}
     return [{**known, OPTION: frozenset((value,))} for value in space.options[OPTION]]
-
-
-def known_ruleset(rs: Ruleset, space: Space, region: Region) -> Ruleset | None:
-    """A known rule set of `region` (its table as `rs`'s), or None where there is none."""
-    sample = space.complete(region)
-    if sample is None:
-        return None
-    known = space.ruleset(sample)
-    if rs.custom_table:  # the reference plays the table itself
-        known = Ruleset(known.name, known.choices, rs.hand_table)
-    return known
 
 
 def answer_under(fx: Fixture, exp: Expectation, rs: Ruleset, space: Space, region: Region,

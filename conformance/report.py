@@ -81,6 +81,9 @@ class Result:
     actual: dict[str, Any] | None = None
     """For a failure: the implementation's state where the HTML report draws the table
     (before the refused step, after the departing one, or after every step)."""
+    early: tuple[int | None, ...] = ()
+    """For a failure charged to a double's duty or its release counted early: how many
+    tiles short of its release each table's double was let go at (release_counts.py)."""
 
     @classmethod
     def of(cls, fixture: str, variant: str, path: str, line: int | None,

@@ -67,6 +67,7 @@ class Outcome:
     unreached: bool = False  # the checks compare a state that had already departed
     states: list[JSON] = field(default_factory=list)  # a failure's: the start, each step's
     round_open: int = 0  # the `next-round` step reached while the round was not over
+    early: tuple[int | None, ...] = ()  # Referee.early: a duty let go, how near its release
 
     @property
     def message(self) -> str:
@@ -161,6 +162,7 @@ def _run_one(fx: Fixture, rs: Ruleset, exp: Expectation, impl: Implementation,
     if isinstance(played, Outcome):
         if played.status == "fail" and played.step:  # a refused step: what allows it
             charge_refused_step(played, rs, impl, rj, trace, referee, own)
+            played.early = tuple(referee.early)
         return played
     state, rj = played
     exp = in_force(exp, rs)
@@ -181,6 +183,7 @@ def _run_one(fx: Fixture, rs: Ruleset, exp: Expectation, impl: Implementation,
             out.diverged, out.unreached = k, k < len(fx.steps)
             out.charged = [clause]
     out.charged = one_charge(fx, out.charged)
+    out.early = tuple(referee.early)
     return out
 
 

@@ -28,7 +28,9 @@ leaves as well as the winners (steps.py).
 
 Half the games of a rule set with a round-end rule of its own (blocked round, scoring,
 blank values, tie rule) are steered toward a blocked end, where those rules are read: the
-reference's plays are chosen to leave trains on numbers nobody can follow (steer.py).
+reference's plays are chosen to leave trains on numbers nobody can follow (steer.py); so
+are a third of the other games on a set of double-15 or more, where random play seldom
+empties the boneyard (the stand-in's games below kept as they were).
 Where the implementation's own rules list fewer moves than the reference's stand-in, a
 move both allow is played, except in a quarter of the other games of such a rule set
 (plans.STAND_IN_SHARE): there the stand-in's move is played on the reference alone, so

@@ -65,6 +65,7 @@ from mtrain.conformance.move_charges import (
     allowing,
     closed_cover,
     drawn_refusal,
+    early_count,
     marked_mexican,
     marked_play,
     mexican_opening,
@@ -211,6 +212,11 @@ class Disagreement:
     own train offers what that double's duty forgotten (DBL-6) does (move_charges
     own_one_short). A signature every occurrence of which is so folds into a finding
     charged to that clause (run.py one_per_bug)."""
+    early: tuple[int | None, ...] = ()
+    """For each play offered past the duty of a double of an earlier turn (DBL-6, DBL-7)
+    or its release counted one tile early (DBL-9): how many tiles short of the release a
+    count frees that double at, or None where none near does (move_charges.early_count):
+    what a run's occurrences together say (release_counts.py)."""
 
 
 def read_own(found: list[Disagreement], own: Sequence[str]) -> list[Disagreement]:
@@ -387,11 +393,14 @@ def compare_legal(ctx: Context, st: State, want: Sequence[Action], got: Any,
             f"legal actions missing: {', '.join(missing)}"), expect, (), _naming(sig, clauses),
             alike="DBL-6" if own_one_short(st) else None)]
     alike: dict[str, str | None] = {}
+    shorts: dict[str, list[int | None]] = {}
     for text in extra:
         if text not in follows:
             why = forbidding(ctx, st, text, listed)
             sig = f"allows {_kind(text)} ({why})"
             groups.setdefault(sig, []).append(text)
+            if why in ("DBL-6", "DBL-7", "DBL-9"):  # how near its release, for the run
+                shorts.setdefault(sig, []).append(_early(ctx, st, text, listed))
             # the release one tile short on one's own train: the duty's reading as well
             two = "DBL-6" if why == "DBL-9" and own_one_short(st) else None
             alike[sig] = two if alike.get(sig, two) == two else None
@@ -421,8 +430,15 @@ def compare_legal(ctx: Context, st: State, want: Sequence[Action], got: Any,
             lines.append(("and so, by TURN-1, missing: " if plays_extra else
                           "and so, by TURN-1, not allowed: ") + ", ".join(follows))
         out.append(Disagreement(sig, tuple(lines), expect, (), _naming(sig, clauses),
-                                alike=alike.get(sig)))
+                                alike=alike.get(sig), early=tuple(shorts.get(sig, ()))))
     return out
+
+
+def _early(ctx: Context, st: State, text: str, listed: Sequence[str]) -> int | None:
+    """move_charges.early_count of the play `text` offered beside `listed`."""
+    act = as_action(ctx, st, text)
+    offered = [a for t in listed if isinstance(a := as_action(ctx, st, t), tuple)]
+    return None if act is None else early_count(st, act, offered)
 
 
 def _naming(sig: str, clauses: tuple[str, ...]) -> tuple[str, ...]:

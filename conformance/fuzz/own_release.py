@@ -10,6 +10,12 @@ under the stand-in fuzz sends), and judges the answer without those actions; whe
 can be shown (two doubles of earlier turns open, say), the answer is not judged, as before.
 The finding's expectation is the reference's whole list, which the reproducer states and
 conform cuts again.
+
+A refusal (an illegal action offered) is judged alike: conform keeps an entry's refusal
+where every known release refuses the action, naming any clause one of them names, and
+sets it aside otherwise; fuzz asks that same cut of the one refusal (refusal_cut). Before,
+every refusal whose reference reading read the release was set aside whole, the actions
+every release refuses (a tile that fits no train, TRAIN-2) with them.
 """
 
 from __future__ import annotations
@@ -35,17 +41,10 @@ def legal_cut(ctx: Context, st: State, legal: Sequence[Action], got: Any,
     `st` (its legal actions `legal`, whose finding read the options `own` of one's own)
     judged but for the actions a release of its own decides (the module docstring); None
     where no such cut is made: not judged."""
-    if set(own) != {OPTION} or OPTION not in ctx.unknown:
+    if not release_alone(ctx, own):
         return None
     texts = tuple(sorted(action_text(codec.action_to_json(st, a)) for a in legal))
-    try:
-        fx = Fixture(id="fuzz-legal", description="", clauses=(), source=(), path="<fuzz>",
-                     line=None, table=table_of(codec.state_to_json(st)), deal=None,
-                     steps=(), expect=())
-        exp = release_entry(Expectation(variants=(), legal=texts), fx, ctx.declared,
-                            option_space(), sent=ctx.rs)
-    except codec.StateError:  # a table only its own rules reach: not judged, as before
-        return None
+    exp = _cut(ctx, st, Expectation(variants=(), legal=texts))
     if exp is None:
         return None
     aside = set(exp.own_actions)
@@ -53,3 +52,34 @@ def legal_cut(ctx: Context, st: State, legal: Sequence[Action], got: Any,
     mine = [a for a in got if action_text(a) not in aside]
     whole = {"legal": list(texts)}  # conform cuts the reproducer's list itself
     return [replace(d, expect=whole) for d in compare_legal(ctx, st, wanted, mine, None)]
+
+
+def refusal_cut(ctx: Context, st: State, text: str, wants: Sequence[str],
+                own: Sequence[str]) -> tuple[str, ...] | None:
+    """The clauses by which the refusal of `text` on the reference's view `st` is judged,
+    where the reference's refusal (by any of `wants`) read the options `own` of one's own
+    and those are a release alone: any clause one known release refuses it by, where
+    every one refuses it (the module docstring); None where the release decides it, or no
+    cut can be shown: not judged."""
+    if not release_alone(ctx, own):
+        return None
+    exp = _cut(ctx, st, Expectation(variants=(), refused={text: tuple(wants)}))
+    return None if exp is None else exp.refused.get(text)
+
+
+def release_alone(ctx: Context, own: Sequence[str]) -> bool:
+    """Whether the options of one's own an answer read are the release alone."""
+    return set(own) == {OPTION} and OPTION in ctx.unknown
+
+
+def _cut(ctx: Context, st: State, exp: Expectation) -> Expectation | None:
+    """`exp`, an entry on the table `st` with no step, cut as conform cuts it under the
+    rule set's release of its own (release_entry, under the stand-in fuzz sends); None
+    where no cut can be shown."""
+    try:
+        fx = Fixture(id="fuzz-release", description="", clauses=(), source=(), path="<fuzz>",
+                     line=None, table=table_of(codec.state_to_json(st)), deal=None,
+                     steps=(), expect=())
+        return release_entry(exp, fx, ctx.declared, option_space(), sent=ctx.rs)
+    except codec.StateError:  # a table only its own rules reach: not judged, as before
+        return None

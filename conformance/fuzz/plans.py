@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 from mtrain.conformance.fuzz import own_rules, setups
 from mtrain.conformance.fuzz.rulesets import Chooser, context
-from mtrain.conformance.fuzz.steer import steered
+from mtrain.conformance.fuzz.steer import big_set_steered, steered
 
 STAND_IN_SHARE = 0.25
 """The share of games of a rule set with rules of its own whose moves are drawn from all
@@ -82,6 +82,8 @@ def plan_game(index: int, seed: int, chooser: Chooser, players: int | None = Non
     # point, and a stand-in's move off its own rules would take it elsewhere)
     stand_in = (bool(ctx.unknown) and not steer
                 and random.Random(s ^ 0x57A1).random() < STAND_IN_SHARE)
+    # on a big set, a share of the other games too (steer.py), the stand-in's kept
+    steer = steer or (not stand_in and big_set_steered(ctx.max_pip, random.Random(s ^ 0xB10C)))
     return GamePlan(index, variant, n, first, played, s, steer=steer, stand_in=stand_in)
 
 

@@ -15,9 +15,9 @@ from mtrain.conformance.adapter import (
     Refused,
     RefusedSetup,
 )
-from mtrain.conformance.answers import state_problems
+from mtrain.conformance.answers import actions_problems, state_problems
 from mtrain.conformance.fixture import Fixture
-from mtrain.conformance.fuzz import own_doubles, own_rules, scoring, setups
+from mtrain.conformance.fuzz import own_doubles, own_release, own_rules, scoring, setups
 from mtrain.conformance.fuzz.judge import (
     Disagreement,
     Probe,
@@ -91,7 +91,7 @@ class Judge:
         # with rules of one's own, a question whose answer they decide is no question
         if probe.kind == "legal":
             legal, own = own_rules.on_state(ctx, st, legal_actions)
-            if own:
+            if own and not own_release.release_alone(ctx, own):
                 return None
             got: Any = None
             error: BaseException | None = None
@@ -99,6 +99,10 @@ class Judge:
                 got = self.impl.legal(rj, got_state)
             except Exception as e:
                 error = e
+            if own:  # a release of its own alone: judged but for what it decides, as in play
+                if error is not None or not isinstance(got, list) or actions_problems(got):
+                    return None
+                return own_release.legal_cut(ctx, st, legal, got, own)
             # a double its doubles rule of one's own leaves out set aside, as in play
             cut = None if error is not None else own_doubles.legal_cut(
                 ctx, st, legal, got, self.impl, got_state)
@@ -118,8 +122,12 @@ class Judge:
                                                lambda s: refusing(ctx, s, probe.action or ""))
             else:
                 want, own = ("TURN-7",), ()
-            if own or own_rules.own_reads(ctx, ref):
-                return None
+            read = (*own, *own_rules.own_reads(ctx, ref))
+            if read:  # judged where every known release refuses it, as in play
+                by = own_release.refusal_cut(ctx, st, probe.action, want, read)
+                if by is None:
+                    return None
+                want = by
             if probe.clause is not None and probe.clause not in want:
                 return None  # refused for another reason than the one being chased
             return self._refusal(ctx, st, got_state, probe.action, want)

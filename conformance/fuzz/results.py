@@ -34,6 +34,8 @@ class GameResult:
     """signature -> (how often, the occurrence with the smallest probe)"""
     alike: dict[str, str | None] = field(default_factory=dict)
     """signature -> the clause every occurrence of it reads as too (Disagreement.alike)"""
+    early: dict[str, list[int | None]] = field(default_factory=dict)
+    """signature -> Disagreement.early of every occurrence"""
     warnings: list[str] = field(default_factory=list)
     skipped: bool = False
     not_applicable: str | None = None  # every question was answered `unsupported`
@@ -76,3 +78,5 @@ class GameResult:
             # a clause every occurrence reads as too (Disagreement.alike), or None
             was = self.alike.get(d.signature, d.alike) if seen else d.alike
             self.alike[d.signature] = d.alike if was == d.alike else None
+            if d.early:  # how near a release each play past a duty was (release_counts)
+                self.early.setdefault(d.signature, []).extend(d.early)

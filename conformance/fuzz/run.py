@@ -54,6 +54,7 @@ from mtrain.conformance.fuzz.shrink import Shrinker
 from mtrain.conformance.gc_freeze import settle_heap
 from mtrain.conformance.known_failures import SkipEntry
 from mtrain.conformance.process import ConfigurationError, HarnessError
+from mtrain.conformance.release_counts import DUTIES, RELEASE, counted_early
 
 DEFAULT_OUT = FUZZ_OUT
 
@@ -176,6 +177,9 @@ class Group:
     alike: str | None = None
     """The clause every occurrence reads as too, where one table cannot tell it from the
     one charged (Disagreement.alike)."""
+    early: list[int | None] = field(default_factory=list)
+    """Disagreement.early of every occurrence: how near a release each play let past a
+    duty was (release_counts.py)."""
 
     @property
     def signatures(self) -> list[str]:
@@ -248,12 +252,14 @@ def _add(groups: dict[tuple[str, str | None], Group], result: GameResult,
         key = (signature, reason)
         group = groups.get(key)
         alike = result.alike.get(signature)
+        early = result.early.get(signature, [])
         if group is None:
             groups[key] = Group(signature, count, occ, occ, [result.variant], reason,
-                                alike=alike)
+                                alike=alike, early=list(early))
             fresh += reason is None
             continue
         group.count += count
+        group.early += early
         group.alike = group.alike if group.alike == alike else None
         # the smallest, and first one that can be asked again and whose step read no rule
         # of its own (conform runs it)
@@ -614,6 +620,13 @@ def one_per_bug(groups: list[Group]) -> list[Group]:
             continue
         _fold(head, g)
         _remove(g)
+    # plays let past the duty of an earlier double only near its release, in every game:
+    # a release counted early (release_counts.py), the duty's findings read as DBL-9's
+    near = [g for g in out if g.known is None and g.early]
+    if counted_early([c for g in near for c in g.early], sum(len(g.early) for g in near)):
+        for g in near:
+            if g.charged and g.charged[0] in DUTIES and g.alike is None:
+                g.alike = RELEASE
     # A finding every occurrence of which reads as another clause's too, on tables that
     # cannot tell the two apart, folds into the finding of the same kind named and charged
     # by that clause, where there is one: ballast's own double's duty forgotten (`allows

@@ -14,6 +14,15 @@ rounds, random counts and rounds): 12 blocked at random, 34 by the open end alon
 the doubles kept alone, 83 by both. Which games are steered is drawn from the game's seed
 alone (plans.py), and only under rule sets with a round-end rule of one's own, so other
 rule sets play the games they played before.
+
+On a set of double-15 or more, a share of every rule set's games is steered too: random
+play there seldom empties the boneyard before someone goes out (a fuzz run of 20 games
+on pagat+double-15, seed 0, ended one round of 22 blocked), so blocked rounds under
+either `blocked_round` value, and what they score, went untested on big sets. The share
+is drawn from the same seeded number as above, only for such sets and only among games
+neither steered already nor drawn to play a stand-in's moves (plans.STAND_IN_SHARE:
+tanker's FIRST-6 bug shows only in one of those), so the games of smaller sets, those
+stand-in games, and the unsteered games of big sets are played as before.
 """
 
 from __future__ import annotations
@@ -30,9 +39,21 @@ ROUND_ENDS = frozenset({"blocked_round", "scoring", "blank_values", "tie_rule"})
 """The options a blocked end reads: when it comes (END-2, END-3) and what it is worth."""
 
 
+BIG_SET = 15
+"""The highest pip from which a set counts as big: its rounds seldom block at random."""
+BIG_SET_SHARE = 1 / 3
+"""The share of games steered on a big set under rules whose round ends are all known."""
+
+
 def steered(unknown: frozenset[str], rng: random.Random) -> bool:
     """Whether a game under a rule set playing `unknown` its own way is steered."""
     return bool(unknown & ROUND_ENDS) and rng.random() < STEER_SHARE
+
+
+def big_set_steered(max_pip: int, rng: random.Random) -> bool:
+    """Whether a game on a set whose highest pip is `max_pip`, not otherwise steered nor
+    a stand-in's (plans.STAND_IN_SHARE: those stay as they were), is steered."""
+    return max_pip >= BIG_SET and rng.random() < BIG_SET_SHARE
 
 
 def live(st: State, number: int) -> int:

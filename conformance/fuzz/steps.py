@@ -197,7 +197,12 @@ def play_step(session: Session, ctx: Context, pos: Position, res: GameResult,
             accepted = True
         if accepted and listed is not None and text in listed:
             continue  # accepted, as its legal answer said: that finding is recorded
-        if own and not fatal(error):
+        # where only a release of its own was read: judged if every known release
+        # refuses the action, by any clause one of them names (conform's cut)
+        by = own_release.refusal_cut(ctx, st, text, wants, own) if own else None
+        if by is not None:
+            wants = by
+        elif own and not fatal(error):
             res.not_judged(own)
             if accepted:
                 res.differs(ctx, own)

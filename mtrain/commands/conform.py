@@ -119,6 +119,7 @@ def _run(args: argparse.Namespace) -> int:
     from mtrain.conformance.outputs import check_output
     from mtrain.conformance.own_rounds import by_ruleset as own_last_rounds
     from mtrain.conformance.pool import RunInterrupted, Runner, close, run_tasks
+    from mtrain.conformance.release_counts import charge_counted_early
     from mtrain.conformance.report import Report
     from mtrain.conformance.resultmemo import ResultMemo
     from mtrain.conformance.selection import (
@@ -239,6 +240,7 @@ def _run(args: argparse.Namespace) -> int:
         print("mtrain conform: interrupted", file=sys.stderr)
         return exit_code_of(e)
     warnings += runner.notes  # the shutdown unanswered, say: said, failing nothing
+    charge_counted_early(results)  # what the run's tables together say of a release
     described = {**(info or {}), **target.describe}
     for key in ("id", "ok", "rules"):
         described.pop(key, None)
