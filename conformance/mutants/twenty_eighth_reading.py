@@ -1,0 +1,210 @@
+"""Rule bugs of a twenty-eighth reading, written where one option's rule is kept for its
+neighbour and where a long match outgrows a table made for a short one: a score sheet of
+thirteen rows under a set of more rounds, a tie broken by seats counted from the last
+starter, a lap's search read with after-engine's start, a dry boneyard excusing a pass,
+and the double blank's price read as a price for doubles.
+
+The match: a double-15, -16 or -18 match kept on a sheet of thirteen rows, the totals and
+outs of round 14 on starting afresh (MATCH-1, MATCH-5); a tie under lowest-seat given to
+the tied seat that comes first in playing order from the last round's starter (MATCH-6,
+SEAT-3); under single-round the round's scores never added to the totals (MATCH-7,
+MATCH-1); under single-round with positive scoring the lowest total winning, the
+penalty's MATCH-2 kept for the one-round game (MATCH-3, MATCH-7). The start: under
+everyone-draws with after-engine-start the seat after the lap's last drawer starting,
+not the seat after the engine's holder (SEAT-4, ENG-6). The boneyard's last tile: under
+draw-until-playable a pass made because the boneyard ran dry raising no marker (TURN-5,
+MARK-1). Scoring: under double-blank-50 and double-blank-25 every double in hand priced as
+the double blank is (SCORE-3, SCORE-4, SCORE-1).
+"""
+
+from __future__ import annotations
+
+from mtrain.conformance.mutants import originals as ref
+from mtrain.conformance.mutants.implementation import Mutant
+from mtrain.reference.deal import match_winners
+from mtrain.reference.engine import CHAIN, FOLLOW, Action, State
+from mtrain.reference.rules import FOLLOW_RESTRICTED
+from mtrain.spec import tiles as T
+
+_SHEET_ROWS = 13  # a double-12 match's rounds: the sheet the bug keeps
+
+
+# --- the match ------------------------------------------------------------------------------
+
+
+def _sheet_of_thirteen_rows(state: State, end: str, winner: int) -> None:
+    """MATCH-1 and MATCH-5 kept on a sheet of thirteen rows: from round 14 on (double-15
+    and up) a new sheet starts, the totals and outs being the round's alone."""
+    ref.finish(state, end, winner)
+    if state.round > _SHEET_ROWS and state.result is not None:
+        state.scores[:] = state.result.scores
+        state.outs[:] = [int(s == winner) for s in range(state.players)]
+
+
+def _lowest_seat_from_starter(state: State) -> list[int]:
+    """MATCH-6's lowest seat counted in playing order from the last round's starter."""
+    rules = state.rules
+    best = max(state.scores) if rules.positive_scoring else min(state.scores)
+    tied = [s for s, v in enumerate(state.scores) if v == best]
+    if len(tied) > 1 and rules.tie_lowest_seat:
+        return [min(tied, key=lambda s: (s - state.starter) % state.players)]
+    return match_winners(state)
+
+
+def _single_round_totals_unwritten(state: State, end: str, winner: int) -> None:
+    """MATCH-1's totals left alone under single-round: the round's scores are taken for the
+    game's, and the totals (and the winners read off them) stay as they were."""
+    before = state.scores[:]
+    ref.finish(state, end, winner)
+    if state.rules.single_round:
+        state.scores[:] = before
+
+
+def _single_round_lowest_wins(state: State) -> list[int]:
+    """MATCH-2's lowest total kept for a single-round game under positive scoring."""
+    rules = state.rules
+    if not (rules.single_round and rules.positive_scoring):
+        return match_winners(state)
+    best = min(state.scores)
+    tied = [s for s, v in enumerate(state.scores) if v == best]
+    if len(tied) > 1 and rules.tie_most_outs:
+        most = max(state.outs[s] for s in tied)  # MATCH-5, as the reference has it
+        tied = [s for s in tied if state.outs[s] == most]
+    elif len(tied) > 1 and rules.tie_lowest_seat:
+        tied = tied[:1]  # MATCH-6
+    return tied
+
+
+# --- the start ------------------------------------------------------------------------------
+
+
+def _lap_after_last_drawer(state: State, seat: int, tile: int) -> None:
+    """SEAT-4 read off the lap: under everyone-draws with after-engine-start the seat after
+    the one who drew last starts, whoever holds the engine."""
+    placed = state.engine_placed
+    ref.draw_in_lap(state, seat, tile)
+    if not placed and state.engine_placed and state.rules.after_engine_starts:
+        state.seat = state.starter = (seat + 1) % state.players
+
+
+# --- the boneyard's last tile ---------------------------------------------------------------
+
+
+def _dry_pass_unmarked(state: State, action: Action) -> None:
+    """TURN-5's pass read as the boneyard's fault: under draw-until-playable a player who
+    drew and passes because the boneyard ran dry puts up no marker."""
+    seat = state.seat
+    dry = (action.kind == "pass" and state.drawn >= 0 and not state.boneyard
+           and state.rules.draw_until_playable)
+    up = state.markers >> seat & 1
+    ref.perform(state, action)
+    if dry and not up:
+        state.markers &= ~(1 << seat)
+
+
+# --- a first turn anywhere, and the follow-up ----------------------------------------------
+
+
+def _chain_anywhere_cover_ends_chain(state: State, tile: int, train: int) -> None:
+    """FIRST-11's chain read as stopping at a duty: under chain-anywhere-start covering an
+    open double of an earlier turn on another train ends the first turn (FIRST-5 let it
+    bind nobody, yet the cover is taken for a duty's one tile)."""
+    cover = ((state.phase == CHAIN or ref.chain_start(state)) and train != state.seat
+             and train in state.open_doubles and train not in state.turn_doubles
+             and state.rules.chain_anywhere)
+    ref.play(state, tile, train)
+    if cover and state.phase == CHAIN:
+        ref.end_turn(state)
+
+
+def _chain_anywhere_double_follows(state: State, tile: int, train: int) -> None:
+    """FIRST-11's chain kept for the own train: under chain-anywhere-start a double laid on
+    another train asks for a follow-up (DBL-1), after which the turn ends."""
+    elsewhere = (state.phase == CHAIN and train != state.seat and T.IS_DOUBLE[tile]
+                 and state.rules.chain_anywhere and not state.rules.ordinary_doubles)
+    ref.play(state, tile, train)
+    if elsewhere and state.phase == CHAIN:
+        state.phase = FOLLOW
+
+
+def _restricted_follow_empty_closed(state: State) -> list[int]:
+    """DBL-3's "a train not ending in an open double" read with an empty train's end, the
+    engine, taken for one: the tile after a double may not start an empty train."""
+    out = ref.playable_trains(state)
+    if state.phase != FOLLOW or state.rules.follow != FOLLOW_RESTRICTED:
+        return out
+    first = state.turn_doubles[0]
+    return [t for t in out if t == first or state.trains[t]]
+
+
+# --- scoring --------------------------------------------------------------------------------
+
+_FLAT = {"double-blank-50": 50, "double-blank-25": 25}
+
+
+def _doubles_priced_as_blank(state: State, seat: int) -> int:
+    """SCORE-3 and SCORE-4 read as a price for every double: under double-blank-50 (25)
+    each double left in hand counts 50 (25), not its pips."""
+    value = ref.hand_value(state, seat)
+    flat = _FLAT.get(state.rules.ruleset["blank_values"])
+    if flat is None:
+        return value
+    for t in T.tiles_of(state.hands[seat]):
+        if T.IS_DOUBLE[t] and T.PIPS[t]:
+            value += flat - T.PIPS[t]
+    return value
+
+
+TWENTY_EIGHTH_READING: tuple[Mutant, ...] = (
+    Mutant("mut28-sheet-of-thirteen-rows",
+           "A match is kept on a sheet of thirteen rows: from round 14 on (double-15 and up) "
+           "the totals and outs start afresh with each round's own", ("MATCH-1", "MATCH-5"),
+           "_finish swapped: from round 14 the totals and outs are the round's alone",
+           patches={"_finish": _sheet_of_thirteen_rows}),
+    Mutant("mut28-lowest-seat-from-starter",
+           "Under tie-lowest-seat the tie goes to the tied seat first in playing order from "
+           "the last round's starter, not to the lowest seat number", ("MATCH-6",),
+           "winners: the tied seats ordered from the starter",
+           winners=_lowest_seat_from_starter),
+    Mutant("mut28-single-round-totals-unwritten",
+           "Under single-round the round's scores are never added to the match totals: the "
+           "totals, and the winners read off them, stay as they were", ("MATCH-7", "MATCH-1"),
+           "_finish swapped: the totals restored under single-round",
+           patches={"_finish": _single_round_totals_unwritten}),
+    Mutant("mut28-single-round-lowest-wins",
+           "Under single-round with positive scoring the lowest total wins, as under the "
+           "penalty scoring", ("MATCH-3", "MATCH-7"),
+           "winners: the lowest total under single-round and positive scoring",
+           winners=_single_round_lowest_wins),
+    Mutant("mut28-lap-after-last-drawer",
+           "Under engine-everyone-draws with after-engine-start the seat after the lap's last "
+           "drawer starts, not the seat after the engine's holder", ("SEAT-4", "ENG-6"),
+           "_draw_in_lap swapped: the start moved to the seat after the last drawer",
+           patches={"_draw_in_lap": _lap_after_last_drawer}),
+    Mutant("mut28-dry-pass-unmarked",
+           "Under draw-until-playable a player who drew until the boneyard ran dry and "
+           "passes puts up no marker", ("TURN-5", "MARK-1", "TURN-4"),
+           "perform swapped: no marker for a pass after a draw on an empty boneyard",
+           patches={"perform": _dry_pass_unmarked}),
+    Mutant("mut28-doubles-priced-as-blank",
+           "Under double-blank-50 and double-blank-25 every double left in hand counts the "
+           "double blank's 50 (25), not its pips", ("SCORE-3", "SCORE-4", "SCORE-1"),
+           "hand_value swapped: each double's pips replaced by the double blank's value",
+           patches={"hand_value": _doubles_priced_as_blank}),
+    Mutant("mut28-chain-anywhere-cover-ends-chain",
+           "Under chain-anywhere-start covering an open double of an earlier turn on another "
+           "train ends the first turn", ("FIRST-11", "FIRST-1", "TRAIN-6"),
+           "_play swapped: a cover off the own train in a chain ends the turn",
+           patches={"_play": _chain_anywhere_cover_ends_chain}),
+    Mutant("mut28-chain-anywhere-double-follows",
+           "Under chain-anywhere-start a double laid off the own train in a first-turn chain "
+           "asks for one follow-up tile, and the turn ends after it", ("FIRST-11", "DBL-1"),
+           "_play swapped: the chain's phase turned into a follow-up after such a double",
+           patches={"_play": _chain_anywhere_double_follows}),
+    Mutant("mut28-restricted-follow-empty-closed",
+           "Under the restricted follow-up an empty train (its end the engine, a double) is "
+           "closed to the tile after a double", ("DBL-3",),
+           "playable_trains swapped: empty trains dropped from a restricted follow-up",
+           patches={"playable_trains": _restricted_follow_empty_closed}),
+)
+"""The twenty-eighth reading (see the module's text)."""
