@@ -22,7 +22,7 @@ from __future__ import annotations
 from mtrain.conformance.mutants import originals as ref
 from mtrain.conformance.mutants.implementation import Mutant
 from mtrain.reference.deal import match_winners
-from mtrain.reference.engine import CHAIN, FOLLOW, Action, State
+from mtrain.reference.engine import CHAIN, FOLLOW, START, Action, State
 from mtrain.reference.rules import FOLLOW_RESTRICTED
 from mtrain.spec import tiles as T
 
@@ -85,6 +85,63 @@ def _lap_after_last_drawer(state: State, seat: int, tile: int) -> None:
     ref.draw_in_lap(state, seat, tile)
     if not placed and state.engine_placed and state.rules.after_engine_starts:
         state.seat = state.starter = (seat + 1) % state.players
+
+
+# --- the engine found by a search -----------------------------------------------------------
+
+
+def _deal_search_in_laps(st: State) -> None:
+    """ENG-7's search read with ENG-6's laps: under highest-double-held with no double
+    dealt the seats draw a whole lap once a double comes up, and the highest double drawn
+    opens, placed by its drawer."""
+    rules = st.rules
+    if rules.designated_opens or any(
+            st.hands[s] & T.BIT[T.DOUBLE[n]] for s in range(st.players)
+            for n in range(rules.max_pip + 1)):
+        ref.engine_from_deal(st)
+        return
+    seat = first = st.seat
+    best, holder = -1, -1
+    while st.boneyard:
+        tile = st.boneyard.pop(0)
+        st.hands[seat] |= T.BIT[tile]  # the drawer keeps it, as ENG-7 says
+        if T.IS_DOUBLE[tile] and T.HIGH[tile] > best:
+            best, holder = T.HIGH[tile], seat
+        seat = (seat + 1) % st.players
+        if seat == first and best >= 0:
+            break  # the lap is over
+    st.hands[holder] ^= T.BIT[T.DOUBLE[best]]
+    st.engine = best
+    st.ends = [best] * (st.players + 1)
+    ref.place_engine(st, holder)
+
+
+def _starter_kept_from_search(state: State) -> None:
+    """The starter written at the deal and not again: when a search places the engine the
+    round's starter stays the seat the search began at, though its finder moves first."""
+    placed, lead = state.engine_placed, state.starter
+    ref.draw(state)
+    if not placed and state.engine_placed:
+        state.starter = lead
+
+
+# --- several open doubles ---------------------------------------------------------------------
+
+
+def _any_open_covers_all(state: State, tile: int, train: int) -> None:
+    """DBL-8 read as "cover them all": under any-open-double a player who covers one of
+    several binding doubles keeps the turn while they hold a cover for another."""
+    seat = state.seat
+    duty = (state.phase == START and not T.IS_DOUBLE[tile] and not state.rules.oldest_first
+            and train in ref.duties(state))
+    ref.play(state, tile, train)
+    if not duty or state.result is not None or state.seat == seat:
+        return
+    after = state.seat
+    state.seat = seat
+    hand, ends, mask = state.hands[seat], state.ends, state.rules.number_mask
+    if not any(hand & mask[ends[t]] for t in ref.duties(state)):
+        state.seat = after
 
 
 # --- the boneyard's last tile ---------------------------------------------------------------
@@ -206,5 +263,21 @@ TWENTY_EIGHTH_READING: tuple[Mutant, ...] = (
            "closed to the tile after a double", ("DBL-3",),
            "playable_trains swapped: empty trains dropped from a restricted follow-up",
            patches={"playable_trains": _restricted_follow_empty_closed}),
+    Mutant("mut28-deal-search-in-laps",
+           "Under engine-highest-double with no double dealt the seats draw a whole lap once "
+           "a double comes up, and the highest double drawn opens", ("ENG-7", "ENG-6"),
+           "_engine_from_deal swapped: the search for a double goes on to the lap's end",
+           patches={"_engine_from_deal": _deal_search_in_laps}),
+    Mutant("mut28-starter-kept-from-search",
+           "When a search places the engine the round's starter stays the seat the search "
+           "began at, though the seat the rule names moves first", ("FIRST-9", "SEAT-2",
+                                                                     "ENG-4"),
+           "_draw swapped: the starter restored after a search's placement",
+           patches={"_draw": _starter_kept_from_search}),
+    Mutant("mut28-any-open-covers-all",
+           "Under any-open-double a player who covers one of several binding doubles keeps "
+           "the turn while they hold a cover for another", ("DBL-8", "TURN-6"),
+           "_play swapped: the seat kept after a cover while another binding double fits",
+           patches={"_play": _any_open_covers_all}),
 )
 """The twenty-eighth reading (see the module's text)."""
