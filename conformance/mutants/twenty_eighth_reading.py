@@ -194,6 +194,18 @@ def _restricted_follow_empty_closed(state: State) -> list[int]:
     return [t for t in out if t == first or state.trains[t]]
 
 
+def _layers_turn_follow_fail_unmarked(state: State, action: Action) -> None:
+    """DBL-5's marker excused under released-after-layers-turn: a layer who cannot follow
+    their double passes without a marker, as if the double's release let them off."""
+    seat = state.seat
+    excused = (action.kind == "pass" and state.phase == FOLLOW
+               and state.rules.release_after_turn)
+    up = state.markers >> seat & 1
+    ref.perform(state, action)
+    if excused and not up:
+        state.markers &= ~(1 << seat)
+
+
 # --- scoring --------------------------------------------------------------------------------
 
 _FLAT = {"double-blank-50": 50, "double-blank-25": 25}
@@ -250,7 +262,7 @@ TWENTY_EIGHTH_READING: tuple[Mutant, ...] = (
            patches={"hand_value": _doubles_priced_as_blank}),
     Mutant("mut28-chain-anywhere-cover-ends-chain",
            "Under chain-anywhere-start covering an open double of an earlier turn on another "
-           "train ends the first turn", ("FIRST-11", "FIRST-1", "TRAIN-6"),
+           "train ends the first turn", ("FIRST-11", "FIRST-1", "TURN-6"),
            "_play swapped: a cover off the own train in a chain ends the turn",
            patches={"_play": _chain_anywhere_cover_ends_chain}),
     Mutant("mut28-chain-anywhere-double-follows",
@@ -276,8 +288,13 @@ TWENTY_EIGHTH_READING: tuple[Mutant, ...] = (
            patches={"_draw": _starter_kept_from_search}),
     Mutant("mut28-any-open-covers-all",
            "Under any-open-double a player who covers one of several binding doubles keeps "
-           "the turn while they hold a cover for another", ("DBL-8", "TURN-6"),
+           "the turn while they hold a cover for another", ("DBL-8", "TURN-6", "SEAT-1"),
            "_play swapped: the seat kept after a cover while another binding double fits",
            patches={"_play": _any_open_covers_all}),
+    Mutant("mut28-layers-turn-follow-fail-unmarked",
+           "Under released-after-layers-turn a player who cannot follow their double passes "
+           "without putting up a marker", ("DBL-13", "DBL-5", "MARK-1"),
+           "perform swapped: no marker for a follow-up pass under released-after-layers-turn",
+           patches={"perform": _layers_turn_follow_fail_unmarked}),
 )
 """The twenty-eighth reading (see the module's text)."""
