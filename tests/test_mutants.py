@@ -2067,6 +2067,8 @@ OUTSIDE_KILLED_BY: dict[str, str] = {
     "mut28-starter-kept-from-search": "engine-008",
     "mut28-any-open-covers-all": "doubles-052",
     "mut28-layers-turn-follow-fail-unmarked": "doubles-074",
+    "mut28-rounds-of-published-set": "mut28-lastrounds-001",
+    "mut28-deal-search-finder-draws": "dblsearch-001",
 }
 
 

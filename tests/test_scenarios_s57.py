@@ -1,12 +1,13 @@
 """The twenty-eighth reading's own fixtures (ids mut28-, fixtures/mutants/
 twenty-eighth-reading.yaml): a chain-anywhere first turn covering an earlier chain's
-double, and the deal's search for a double that ends at the first one drawn.
+double, the deal's search for a double that ends at the first one drawn, and the last
+rounds of a match on a set no source publishes (double-8, -10, -16).
 
 Each holds under the reference and kills the mutant of the twenty-eighth reading
 (conformance/mutants/twenty_eighth_reading.py) written beside it. The pairs were measured
 with `mtrain mutants -m mut28-...` (2026-12-07); with these fixtures the reading went from
-12 of 14 killed (fewest killers 0: mut28-chain-anywhere-cover-ends-chain and
-mut28-deal-search-in-laps) to 14 of 14 (fewest 2).
+13 of 16 killed (fewest killers 0: mut28-chain-anywhere-cover-ends-chain,
+mut28-deal-search-in-laps and mut28-rounds-of-published-set) to 16 of 16 (fewest 2).
 """
 
 from __future__ import annotations
@@ -29,6 +30,9 @@ KILLS = [
     ("mut28-chaincover-002", "mut28-chain-anywhere-cover-ends-chain"),
     ("mut28-dblsearch-001", "mut28-deal-search-in-laps"),
     ("mut28-dblsearch-002", "mut28-deal-search-in-laps"),
+    ("mut28-lastrounds-001", "mut28-rounds-of-published-set"),
+    ("mut28-lastrounds-002", "mut28-rounds-of-published-set"),
+    ("mut28-lastrounds-003", "mut28-rounds-of-published-set"),
 ]
 """A fixture and a mutant it kills."""
 

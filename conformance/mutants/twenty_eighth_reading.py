@@ -19,12 +19,15 @@ the double blank is (SCORE-3, SCORE-4, SCORE-1).
 
 from __future__ import annotations
 
+import dataclasses
+
 from mtrain.conformance.mutants import originals as ref
 from mtrain.conformance.mutants.implementation import Mutant
 from mtrain.reference.deal import match_winners
 from mtrain.reference.engine import CHAIN, FOLLOW, START, Action, State
-from mtrain.reference.rules import FOLLOW_RESTRICTED
+from mtrain.reference.rules import FOLLOW_RESTRICTED, Rules
 from mtrain.spec import tiles as T
+from mtrain.spec.tilesets import rounds
 
 _SHEET_ROWS = 13  # a double-12 match's rounds: the sheet the bug keeps
 
@@ -75,6 +78,33 @@ def _single_round_lowest_wins(state: State) -> list[int]:
     return tied
 
 
+_PUBLISHED = (6, 9, 12, 15, 18)  # the sets whose round counts the bug tables
+
+
+def _published_rounds(top: int) -> int:
+    """MATCH-1's rounds read from a table of the published sets: a set of one's own takes
+    the count of the published set below it."""
+    return rounds(max(t for t in _PUBLISHED if t <= top))
+
+
+class _PublishedRoundsRules(Rules):
+    """Rules whose match is over when the published set's below it would be (MATCH-1);
+    a table of a later round is still read and played, as the set's engines allow."""
+
+    @property
+    def rounds(self) -> int:
+        return 1 if self.single_round else _published_rounds(self.max_pip)
+
+
+def _rounds_of_published_set(rules: Rules) -> Rules:
+    """The rules with the match's length (MATCH-1) taken from the published set below an
+    unpublished one (double-8, -10, -16); the published sets' rules unchanged."""
+    if rules.max_pip in _PUBLISHED:
+        return rules
+    fields = {f.name: getattr(rules, f.name) for f in dataclasses.fields(rules)}
+    return _PublishedRoundsRules(**fields)
+
+
 # --- the start ------------------------------------------------------------------------------
 
 
@@ -95,9 +125,7 @@ def _deal_search_in_laps(st: State) -> None:
     dealt the seats draw a whole lap once a double comes up, and the highest double drawn
     opens, placed by its drawer."""
     rules = st.rules
-    if rules.designated_opens or any(
-            st.hands[s] & T.BIT[T.DOUBLE[n]] for s in range(st.players)
-            for n in range(rules.max_pip + 1)):
+    if rules.designated_opens or _double_dealt(st):
         ref.engine_from_deal(st)
         return
     seat = first = st.seat
@@ -114,6 +142,27 @@ def _deal_search_in_laps(st: State) -> None:
     st.engine = best
     st.ends = [best] * (st.players + 1)
     ref.place_engine(st, holder)
+
+
+def _deal_search_finder_draws(st: State) -> None:
+    """ENG-5's replacement read into ENG-7's search: under highest-double-held with no
+    double dealt the seat that draws the first double opens with it and draws a tile in
+    its place."""
+    rules = st.rules
+    if rules.designated_opens or _double_dealt(st):
+        ref.engine_from_deal(st)
+        return
+    finder, k = st.seat, 0
+    while not T.IS_DOUBLE[st.boneyard[k]]:  # the seat that will draw the first double
+        finder, k = (finder + 1) % st.players, k + 1
+    ref.engine_from_deal(st)
+    if st.boneyard:
+        st.hands[finder] |= T.BIT[st.boneyard.pop(0)]
+
+
+def _double_dealt(st: State) -> bool:
+    return any(st.hands[s] & T.BIT[T.DOUBLE[n]] for s in range(st.players)
+               for n in range(st.rules.max_pip + 1))
 
 
 def _starter_kept_from_search(state: State) -> None:
@@ -296,5 +345,16 @@ TWENTY_EIGHTH_READING: tuple[Mutant, ...] = (
            "without putting up a marker", ("DBL-13", "DBL-5", "MARK-1"),
            "perform swapped: no marker for a follow-up pass under released-after-layers-turn",
            patches={"perform": _layers_turn_follow_fail_unmarked}),
+    Mutant("mut28-rounds-of-published-set",
+           "A match on a set no source publishes (double-8, -10, -16) is over after the "
+           "rounds of the published set below it (7, 10, 16), its last engines unplayed",
+           ("MATCH-1",),
+           "Rules with the match's rounds read from the published set below",
+           rules=_rounds_of_published_set),
+    Mutant("mut28-deal-search-finder-draws",
+           "Under engine-highest-double with no double dealt the seat that draws the first "
+           "double opens with it and draws a tile in its place", ("ENG-7", "ENG-5"),
+           "_engine_from_deal swapped: the search's finder draws one more tile",
+           patches={"_engine_from_deal": _deal_search_finder_draws}),
 )
 """The twenty-eighth reading (see the module's text)."""
