@@ -1,20 +1,29 @@
 """Rule bugs of a twenty-eighth reading, written where one option's rule is kept for its
-neighbour and where a long match outgrows a table made for a short one: a score sheet of
-thirteen rows under a set of more rounds, a tie broken by seats counted from the last
-starter, a lap's search read with after-engine's start, a dry boneyard excusing a pass,
-and the double blank's price read as a price for doubles.
+neighbour and where a long match outgrows tables made for a shorter one: a score sheet of
+thirteen rows, round counts for the published sets only, a tie broken by seats counted
+from the starter, a lap's search read into after-engine's start and the deal's search for
+a double, a dry boneyard excusing a pass, the double blank's price read as a price for
+doubles, a first turn anywhere cut short by a cover.
 
 The match: a double-15, -16 or -18 match kept on a sheet of thirteen rows, the totals and
-outs of round 14 on starting afresh (MATCH-1, MATCH-5); a tie under lowest-seat given to
-the tied seat that comes first in playing order from the last round's starter (MATCH-6,
-SEAT-3); under single-round the round's scores never added to the totals (MATCH-7,
-MATCH-1); under single-round with positive scoring the lowest total winning, the
-penalty's MATCH-2 kept for the one-round game (MATCH-3, MATCH-7). The start: under
-everyone-draws with after-engine-start the seat after the lap's last drawer starting,
-not the seat after the engine's holder (SEAT-4, ENG-6). The boneyard's last tile: under
-draw-until-playable a pass made because the boneyard ran dry raising no marker (TURN-5,
-MARK-1). Scoring: under double-blank-50 and double-blank-25 every double in hand priced as
-the double blank is (SCORE-3, SCORE-4, SCORE-1).
+outs of round 14 on starting afresh (MATCH-1, MATCH-5); a match on a set no source
+publishes (double-8, -10, -16) over after the rounds of the published set below it
+(MATCH-1); a tie under lowest-seat given to the tied seat first in playing order from the
+last round's starter (MATCH-6); under single-round the round's scores never added to the
+totals (MATCH-7, MATCH-1); under single-round with positive scoring the lowest total
+winning (MATCH-3, MATCH-7). The start and the engine: under everyone-draws with
+after-engine-start the seat after the lap's last drawer starting (SEAT-4, ENG-6); under
+highest-double-held with no double dealt, the search drawn on to the lap's end for the
+highest double (ENG-7, ENG-6), or its finder drawing a replacement (ENG-7, ENG-5); the
+starter left at the seat a search began from (FIRST-9, SEAT-2, ENG-4). The turn: under
+chain-anywhere-start a cover of an earlier chain's double ending the first turn (FIRST-11,
+TURN-6) and a double laid off the own train asking for a follow-up (FIRST-11, DBL-1); under
+the restricted follow-up an empty train, whose end is the engine, closed (DBL-3); under
+any-open-double a cover keeping the turn while another double fits (DBL-8, TURN-6). The
+boneyard's last tile and the marker: under draw-until-playable a pass on a boneyard drawn
+dry, and under released-after-layers-turn a failed follow-up, raising no marker (TURN-5,
+DBL-13, MARK-1). Scoring: under double-blank-50 and double-blank-25 every double in hand
+priced as the double blank (SCORE-3, SCORE-4).
 """
 
 from __future__ import annotations
@@ -357,4 +366,48 @@ TWENTY_EIGHTH_READING: tuple[Mutant, ...] = (
            "_engine_from_deal swapped: the search's finder draws one more tile",
            patches={"_engine_from_deal": _deal_search_finder_draws}),
 )
-"""The twenty-eighth reading (see the module's text)."""
+"""The twenty-eighth reading: 16 rule bugs, none a mutant of the catalogue (names,
+descriptions and what each changes checked against the twenty-seven readings before it;
+the nearest are other slips: totals-not-accumulated and mut27-positive-take-replaces-total
+drop totals in every round, mut28-sheet-of-thirteen-rows from round 14 only;
+thirteen-rounds-whatever-the-set and rounds-stop-at-sixteen change the published sets'
+rounds and refuse later ones, mut28-rounds-of-published-set ends the unpublished sets'
+matches early and still plays their later rounds; tie-to-highest-seat and lowest-seat-
+ignored misread the seat, mut28-lowest-seat-from-starter the order it is counted in;
+winners-lowest-under-positive holds under every match length, mut28-single-round-lowest-
+wins under single-round alone; lap-first-seat-places and after-engine-finder-starts are
+the lap's first seat and the search's finder, mut28-lap-after-last-drawer the seat after
+the last drawer under after-engine; mut16-holder-draws-searches-in-laps is ENG-5's search,
+mut28-deal-search-in-laps ENG-7's; highest-double-holder-draws is the dealt double's holder,
+mut28-deal-search-finder-draws the search's finder; double-search-first-seat-starts and
+mut26-search-first-seat-starts move the first mover, mut28-starter-kept-from-search only
+the starter FIRST-9 reads; chain-anywhere-cover-next and chain-anywhere-no-covers bind or
+bar covers, mut28-chain-anywhere-cover-ends-chain ends the chain at one; mut13-double-
+elsewhere-ends-turn ends an ordinary turn at a double elsewhere, mut28-chain-anywhere-
+double-follows turns a chain into a follow-up there; restricted-follow-no-mexican and
+restricted-follow-double-and-mexican-only close the Mexican Train or every undoubled
+train, mut28-restricted-follow-empty-closed the empty ones; any-open-optional-when-several
+frees the bound player, mut28-any-open-covers-all binds them to every double;
+follow-failure-no-marker and duty-pass-unmarked hold under every rule, the two
+mut28- unmarked passes under draw-until-playable and released-after-layers-turn alone;
+double-blank-50-at-25 and mut27-double-blank-50-doubles-twice price the blank or double
+the pips, mut28-doubles-priced-as-blank gives every double the blank's price).
+
+Written and not kept. Unreachable: the blocked test skipped at the deal (END-2, END-3):
+every tile of the engine's number but the engine is in a hand once the boneyard is empty
+at the deal, so somebody can always play, and no pass has been made for END-3 to count.
+Already in the catalogue: the rotating start clamped at the last seat
+(mut17-rotation-clamped-at-last-seat), outs forgotten between rounds (mut26-outs-not-
+carried), doubles counted as one end (doubles-count-one-end), a pass by a marked player
+left out of END-3's count (mut17-pass-by-marked-player-uncounted), covers elsewhere taking
+the coverer's marker off (mut25-cover-elsewhere-lowers-marker), stays-open skipping a dead
+oldest double (stays-open-skips-dead-oldest).
+
+Measured on the corpus before any fixture was added for them (2026-12-07, `mtrain mutants
+-m mut28-... --need 2`, 3,087 passing runs): 13 of 16 killed, the fewest killers 0; the
+survivors wanted a chain-anywhere first turn covering an earlier chain's open double, a
+deal's search for a double with a higher double next in the boneyard, and the last rounds
+but one of a double-8, -10 or -16 match, which no fixture laid out. With the seven
+fixtures of conformance/fixtures/mutants/twenty-eighth-reading.yaml, worked by hand, every
+one is killed by two fixtures or more (3,096 runs), and blame charges each to a clause it
+breaks (16 of 16)."""
