@@ -2052,6 +2052,23 @@ OUTSIDE_KILLED_BY: dict[str, str] = {
     "mut27-blank-25-doubles-twice": "s47-dbl-002",
     "mut27-double-blank-50-doubles-twice": "s49-match-003",
     "mut27-after-engine-deal-placer-starts": "dblsearch-001",
+    # the twenty-eighth reading (twenty_eighth_reading.py)
+    "mut28-sheet-of-thirteen-rows": "bounds-001",
+    "mut28-lowest-seat-from-starter": "s50-tie-002",
+    "mut28-single-round-totals-unwritten": "generated-match-length-001",
+    "mut28-single-round-lowest-wins": "points-001",
+    "mut28-lap-after-last-drawer": "engine-019",
+    "mut28-dry-pass-unmarked": "turn-017",
+    "mut28-doubles-priced-as-blank": "end-026",
+    "mut28-chain-anywhere-cover-ends-chain": "mut28-chaincover-001",
+    "mut28-chain-anywhere-double-follows": "first-035",
+    "mut28-restricted-follow-empty-closed": "s46-dbl-001",
+    "mut28-deal-search-in-laps": "mut28-dblsearch-001",
+    "mut28-starter-kept-from-search": "engine-008",
+    "mut28-any-open-covers-all": "doubles-052",
+    "mut28-layers-turn-follow-fail-unmarked": "doubles-074",
+    "mut28-rounds-of-published-set": "mut28-lastrounds-001",
+    "mut28-deal-search-finder-draws": "dblsearch-001",
 }
 
 
@@ -2148,6 +2165,7 @@ def test_every_mutant_has_a_witness() -> None:
     from mtrain.conformance.mutants.thirteenth_reading import THIRTEENTH_READING
     from mtrain.conformance.mutants.twelfth_reading import TWELFTH_READING
     from mtrain.conformance.mutants.twentieth_reading import TWENTIETH_READING
+    from mtrain.conformance.mutants.twenty_eighth_reading import TWENTY_EIGHTH_READING
     from mtrain.conformance.mutants.twenty_fifth_reading import TWENTY_FIFTH_READING
     from mtrain.conformance.mutants.twenty_first_reading import TWENTY_FIRST_READING
     from mtrain.conformance.mutants.twenty_fourth_reading import TWENTY_FOURTH_READING
@@ -2178,7 +2196,8 @@ def test_every_mutant_has_a_witness() -> None:
                                                         *TWENTY_FOURTH_READING,
                                                         *TWENTY_FIFTH_READING,
                                                         *TWENTY_SIXTH_READING,
-                                                        *TWENTY_SEVENTH_READING)}
+                                                        *TWENTY_SEVENTH_READING,
+                                                        *TWENTY_EIGHTH_READING)}
     assert set(KILLED_BY).isdisjoint(OUTSIDE_KILLED_BY)
     assert set(KILLED_BY.values()) <= set(BY_ID)
     assert set(OUTSIDE_KILLED_BY.values()) <= set(_corpus_by_id())

@@ -33,6 +33,7 @@ from mtrain.conformance.mutants.third_reading import THIRD_READING
 from mtrain.conformance.mutants.thirteenth_reading import THIRTEENTH_READING
 from mtrain.conformance.mutants.twelfth_reading import TWELFTH_READING
 from mtrain.conformance.mutants.twentieth_reading import TWENTIETH_READING
+from mtrain.conformance.mutants.twenty_eighth_reading import TWENTY_EIGHTH_READING
 from mtrain.conformance.mutants.twenty_fifth_reading import TWENTY_FIFTH_READING
 from mtrain.conformance.mutants.twenty_first_reading import TWENTY_FIRST_READING
 from mtrain.conformance.mutants.twenty_fourth_reading import TWENTY_FOURTH_READING
@@ -597,6 +598,7 @@ _CATALOGUE += TWENTY_FOURTH_READING
 _CATALOGUE += TWENTY_FIFTH_READING
 _CATALOGUE += TWENTY_SIXTH_READING
 _CATALOGUE += TWENTY_SEVENTH_READING
+_CATALOGUE += TWENTY_EIGHTH_READING
 
 MUTANTS: dict[str, Mutant] = {m.name: m for m in _CATALOGUE}
 if len(MUTANTS) != len(_CATALOGUE):  # pragma: no cover - a catalogue error
