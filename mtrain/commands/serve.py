@@ -24,7 +24,7 @@ def register(sub: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     import sys
 
-    from mtrain.conformance.serve import main
+    from mtrain.conformance.serve import AnswersUnwritten, main
     from mtrain.output import OutputError
     from mtrain.spec.errors import InputError
 
@@ -40,4 +40,7 @@ def run(args: argparse.Namespace) -> int:
         if rules.unknown:
             raise InputError(f"--rules {args.rules}: the reference engine cannot play "
                              + ", ".join(f"{o}=other" for o in rules.unknown))
-    return main(rules, declare=not args.undeclared)
+    try:
+        return main(rules, declare=not args.undeclared)
+    except AnswersUnwritten as e:
+        raise OutputError(str(e)) from None
