@@ -44,3 +44,14 @@ def test_serve_on_a_full_disk_is_one_line_not_a_traceback(
     assert main(["serve"]) == 1
     assert capsys.readouterr().err == ("mtrain serve: cannot write the output: No space left "
                                        "on device\n")
+
+
+def test_serve_told_undeclared_without_rules_is_a_usage_error(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    # the switch was read by nothing: the server ran, exit 0, as if it had not been given
+    assert main(["serve", "--undeclared"]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err == (
+        "mtrain serve: error: --undeclared is for --rules FILE (play those rules without "
+        "declaring them); without --rules the server declares no rules anyway: it plays the "
+        "rule set each request names (see 'mtrain serve --help')\n"), err

@@ -26,8 +26,12 @@ def run(args: argparse.Namespace) -> int:
 
     from mtrain.conformance.serve import AnswersUnwritten, main
     from mtrain.output import OutputError
-    from mtrain.spec.errors import InputError
+    from mtrain.spec.errors import InputError, UsageError
 
+    if args.undeclared and args.rules is None:  # a switch read by nothing is a slip
+        raise UsageError("--undeclared is for --rules FILE (play those rules without "
+                         "declaring them); without --rules the server declares no rules "
+                         "anyway: it plays the rule set each request names")
     if sys.stdin is None:  # closed when it started (`<&-`): Python has no stream for it
         raise InputError("standard input is closed: the server reads its requests there")
     if getattr(sys.stdout, "buffer", None) is None:
