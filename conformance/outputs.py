@@ -5,9 +5,11 @@ from __future__ import annotations
 import contextlib
 import os
 import shlex
+import stat
 import tempfile
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
+from typing import TextIO
 
 from mtrain.spec.errors import InputError
 
@@ -79,6 +81,25 @@ def _try_writing(out: Path, path: str, option: str) -> None:
         return
     except OSError as e:
         raise InputError(f"{option} {path}: cannot write there: {e.strerror or e}") from None
+
+
+def write_output(path: str, option: str, write: Callable[[TextIO], object]) -> None:
+    """`write` the output file `path` (given as `option`), in UTF-8: a failure (a full
+    disk, an I/O error) is an InputError naming them, and the part written is taken away,
+    so that no report cut short lies where a whole one is looked for (a reader of JUnit
+    XML takes an empty file for no test). A device or a FIFO is left as it is."""
+    try:
+        f = open(path, "w", encoding="utf-8")  # noqa: SIM115  (closed below)
+    except OSError as e:  # not opened: whatever is there is not this run's to take away
+        raise InputError(f"{option} {path}: {e.strerror or e}") from None
+    try:
+        with f:
+            write(f)
+    except OSError as e:
+        with contextlib.suppress(OSError):
+            if stat.S_ISREG(os.stat(path).st_mode):
+                os.unlink(path)
+        raise InputError(f"{option} {path}: {e.strerror or e}") from None
 
 
 def check_output_folder(path: str, option: str) -> None:
