@@ -14,7 +14,7 @@ from typing import TextIO
 import pytest
 
 from mtrain.cli import main
-from mtrain.conformance.outputs import write_output
+from mtrain.conformance.outputs import write_file, write_output
 from mtrain.spec.errors import InputError
 
 HELLO = b'{"id":1,"type":"hello","protocol":1}\n'
@@ -94,3 +94,20 @@ def test_an_output_written_whole_is_kept(tmp_path: Path) -> None:
     out = tmp_path / "found.yaml"
     write_output(str(out), "--output", lambda f: f.write("name: x\n"))
     assert out.read_text(encoding="utf-8") == "name: x\n"
+
+
+def test_a_file_a_full_disk_cut_short_is_taken_away_and_the_error_raised(
+        tmp_path: Path) -> None:
+    # fuzz's reproducers on a full disk: each attempt left an empty file, whose name the
+    # next attempt took as used (42 empty files for one finding)
+    out = tmp_path / "fuzz-x-0-001.yaml"
+
+    def half(f: TextIO) -> None:
+        f.write("- id: fuzz-x-0-001\n")
+        f.flush()
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    with pytest.raises(OSError) as info:
+        write_file(out, half)
+    assert info.value.errno == errno.ENOSPC
+    assert list(tmp_path.iterdir()) == []
