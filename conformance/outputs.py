@@ -5,9 +5,11 @@ from __future__ import annotations
 import contextlib
 import os
 import shlex
+import stat
 import tempfile
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
+from typing import TextIO
 
 from mtrain.spec.errors import InputError
 
@@ -79,6 +81,31 @@ def _try_writing(out: Path, path: str, option: str) -> None:
         return
     except OSError as e:
         raise InputError(f"{option} {path}: cannot write there: {e.strerror or e}") from None
+
+
+def write_file(path: str | Path, write: Callable[[TextIO], object]) -> None:
+    """`write` the file `path` in UTF-8, whole or not at all: a failure once it is open
+    (a full disk, an I/O error) takes away the part written and is raised, so that no file
+    cut short lies where a whole one is looked for (a reader of JUnit XML takes an empty
+    file for no test; fuzz took each empty reproducer's name as used and tried the next).
+    A file that cannot be opened is left as it is, and so is a device or a FIFO."""
+    f = open(path, "w", encoding="utf-8")  # noqa: SIM115  (closed below)
+    try:
+        with f:
+            write(f)
+    except OSError:
+        with contextlib.suppress(OSError):
+            if stat.S_ISREG(os.stat(path).st_mode):
+                os.unlink(path)
+        raise
+
+
+def write_output(path: str, option: str, write: Callable[[TextIO], object]) -> None:
+    """write_file for the output named by `option`: a failure is an InputError naming it."""
+    try:
+        write_file(path, write)
+    except OSError as e:
+        raise InputError(f"{option} {path}: {e.strerror or e}") from None
 
 
 def check_output_folder(path: str, option: str) -> None:

@@ -54,6 +54,11 @@ from mtrain.spec.yamlload import SpecError
 NAME = "mtrain-reference"
 
 
+class AnswersUnwritten(Exception):
+    """Standard output refused an answer (a full disk, `> /dev/full`, an I/O error): the
+    reason is the message. A broken pipe is not one: the reader left, and serve ends."""
+
+
 class BadRequest(ValueError):
     """A request the server understands but cannot answer as asked."""
 
@@ -548,6 +553,8 @@ def serve(stdin: IO[bytes], stdout: IO[bytes], server: Server | None = None) -> 
                 stdout.flush()
         except BrokenPipeError:
             return 0
+        except OSError as e:  # its traceback said nothing the reason does not
+            raise AnswersUnwritten(e.strerror or str(e)) from None
         if stop or not chunk:
             return 0
 

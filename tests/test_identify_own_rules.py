@@ -191,7 +191,7 @@ def test_on_a_terminal_a_progress_bar_shows_and_the_answer_is_the_same(
     monkeypatch.setattr(sys.stdout, "isatty", lambda: True)
     monkeypatch.setattr(sys.stderr, "isatty", lambda: True)
     out = tmp_path / "found.yaml"
-    assert main(["identify", "--impl", "mtrain serve --undeclared", "-o", str(out)]) == 0
+    assert main(["identify", "--impl", "mtrain serve", "-o", str(out)]) == 0
     assert {"measuring the deals", "playing the fixtures"} <= set(stages)
     assert CAT.rules_file(out)["marker_removal"] == "owner-plays-own"  # pagat's
     assert "closest rule set: " in capsys.readouterr().out

@@ -26,6 +26,7 @@ from mtrain.conformance.fuzz.results import Occurrence
 from mtrain.conformance.fuzz.rulesets import Context, context, is_own
 from mtrain.conformance.fuzz.tables import compact
 from mtrain.conformance.lint import MAX_DESCRIPTION
+from mtrain.conformance.outputs import write_file
 from mtrain.conformance.own_checks import own_checks
 from mtrain.conformance.runner import run_fixture, run_one
 from mtrain.conformance.selection import entry_for
@@ -168,7 +169,7 @@ def write_rules_file(out: Path, ctx: Context) -> None:
     if path.exists() and path.read_text(encoding="utf-8") == text:
         return
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(text, encoding="utf-8")
+    write_file(path, lambda f: f.write(text))
 
 
 def _short(text: str, limit: int = 160) -> str:

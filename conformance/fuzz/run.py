@@ -53,6 +53,7 @@ from mtrain.conformance.fuzz.setups import match_rounds
 from mtrain.conformance.fuzz.shrink import Shrinker
 from mtrain.conformance.gc_freeze import settle_heap
 from mtrain.conformance.known_failures import SkipEntry
+from mtrain.conformance.outputs import write_file
 from mtrain.conformance.process import ConfigurationError, HarnessError
 from mtrain.conformance.release_counts import DUTIES, RELEASE, counted_early
 
@@ -748,8 +749,9 @@ def _write_found(group: Group, label: str, seed: int, out: Path, taken: set[str]
     try:
         out.mkdir(parents=True, exist_ok=True)
         write_rules_file(out, context(occ.probe.variant))
-        path.write_text(text, encoding="utf-8")
+        write_file(path, lambda f: f.write(text))
     except OSError:  # a full disk: tried again at the end, and reported then
+        taken.discard(fid)  # (its name too: nothing holds it)
         return
     group.path = path
 
@@ -866,7 +868,7 @@ def _shrink_and_write_once(group: Group, session: Session, label: str, seed: int
     if not group.problems:
         try:
             out.mkdir(parents=True, exist_ok=True)
-            path.write_text(text, encoding="utf-8")
+            write_file(path, lambda f: f.write(text))
             group.path = path
         except OSError as e:  # --out was writable at the start: a full disk, say
             group.problems.append(f"the reproducer could not be written to {path}: "

@@ -19,7 +19,6 @@ import signal
 import sys
 import time
 from collections.abc import Sequence
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from mtrain.commands.arguments import (
@@ -281,19 +280,16 @@ def unmatched_pattern(patterns: Sequence[str], fixtures: Sequence[Fixture],
 
 def emit(report: Report, args: argparse.Namespace, tasks: Sequence[Task] = ()) -> None:
     """The report in the format asked for, onto standard output or into --output."""
+    from mtrain.conformance.outputs import write_output
     from mtrain.conformance.report import write_json
     from mtrain.conformance.report_formats import RENDERERS
     from mtrain.conformance.report_html import FixtureIllustrator, render_html
     from mtrain.conformance.report_text import render_text
-    from mtrain.spec.errors import InputError
 
     if args.format == "text":
         if args.output:
-            try:
-                with open(args.output, "w", encoding="utf-8") as f:
-                    render_text(report, f, verbose=args.verbose)
-            except OSError as e:
-                raise InputError(f"--output {args.output}: {e.strerror or e}") from None
+            write_output(args.output, "--output",
+                         lambda f: render_text(report, f, verbose=args.verbose))
         else:
             render_text(report, sys.stdout, rich=sys.stdout.isatty(), verbose=args.verbose)
             sys.stdout.flush()
@@ -302,11 +298,7 @@ def emit(report: Report, args: argparse.Namespace, tasks: Sequence[Task] = ()) -
         return
     if args.format == "json":  # written as it is made: the largest report there is
         if args.output:
-            try:
-                with open(args.output, "w", encoding="utf-8") as f:
-                    write_json(report, f)
-            except OSError as e:
-                raise InputError(f"--output {args.output}: {e.strerror or e}") from None
+            write_output(args.output, "--output", lambda f: write_json(report, f))
             print(report.headline())
         else:
             write_json(report, sys.stdout)
@@ -317,10 +309,7 @@ def emit(report: Report, args: argparse.Namespace, tasks: Sequence[Task] = ()) -
     else:
         text = RENDERERS[args.format](report)
     if args.output:
-        try:
-            Path(args.output).write_text(text, encoding="utf-8")
-        except OSError as e:
-            raise InputError(f"--output {args.output}: {e.strerror or e}") from None
+        write_output(args.output, "--output", lambda f: f.write(text))
         print(report.headline())
     else:
         from mtrain.output import write_document

@@ -7,7 +7,6 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Sequence
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from mtrain.commands.arguments import positive_float
@@ -136,10 +135,10 @@ def run(args: argparse.Namespace) -> int:
         for line in declaration_note(result.findings, declared, result.ruleset):
             print(line)
     if args.output:
-        try:
-            Path(args.output).write_text(result.file_text(cat), encoding="utf-8")
-        except OSError as e:
-            raise InputError(f"--output {args.output}: {e.strerror or e}") from None
+        from mtrain.conformance.outputs import write_output
+
+        text = result.file_text(cat)
+        write_output(args.output, "--output", lambda f: f.write(text))
         print(f"wrote {args.output}: run `mtrain conform --rules {args.output}` with the "
               "same implementation to see what is left")
     else:

@@ -7,7 +7,6 @@ import contextlib
 import json
 import os
 import sys
-from pathlib import Path
 from typing import Any
 
 
@@ -18,13 +17,10 @@ def print_json(data: Any) -> None:
 
 def write_or_print(text: str, out: str | None) -> int:
     """`text` into the file `out` (saying so), or onto standard output."""
-    from mtrain.spec.errors import InputError
-
     if out:
-        try:
-            Path(out).write_text(text, encoding="utf-8")
-        except OSError as e:
-            raise InputError(f"--out {out}: {e.strerror or e}") from None
+        from mtrain.conformance.outputs import write_output
+
+        write_output(out, "--out", lambda f: f.write(text))
         print(f"wrote {out}")
     else:
         from mtrain.output import write_document

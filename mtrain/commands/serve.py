@@ -24,10 +24,14 @@ def register(sub: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     import sys
 
-    from mtrain.conformance.serve import main
+    from mtrain.conformance.serve import AnswersUnwritten, main
     from mtrain.output import OutputError
-    from mtrain.spec.errors import InputError
+    from mtrain.spec.errors import InputError, UsageError
 
+    if args.undeclared and args.rules is None:  # a switch read by nothing is a slip
+        raise UsageError("--undeclared is for --rules FILE (play those rules without "
+                         "declaring them); without --rules the server declares no rules "
+                         "anyway: it plays the rule set each request names")
     if sys.stdin is None:  # closed when it started (`<&-`): Python has no stream for it
         raise InputError("standard input is closed: the server reads its requests there")
     if getattr(sys.stdout, "buffer", None) is None:
@@ -40,4 +44,7 @@ def run(args: argparse.Namespace) -> int:
         if rules.unknown:
             raise InputError(f"--rules {args.rules}: the reference engine cannot play "
                              + ", ".join(f"{o}=other" for o in rules.unknown))
-    return main(rules, declare=not args.undeclared)
+    try:
+        return main(rules, declare=not args.undeclared)
+    except AnswersUnwritten as e:
+        raise OutputError(str(e)) from None
