@@ -74,6 +74,10 @@ class Deals:
     # each hand is its slice of the pool but for the engine and tiles of the boneyard (the
     # moves an engine procedure makes, DEAL-1 kept): a procedure of the engine's own
     unmatched: bool = False
+    # the designed deals were answered, and no known procedure deals one of them as the
+    # engine did, whatever the first player: the deals stand against every known value,
+    # so the fixtures may read a procedure of its own (run.py, `solving`), priced as any
+    unknown: bool = False
     # the seat the deals showed with a procedure the rules do not allow it with, and the
     # likely bugs that says: a bug, or a seat of the engine's own that agrees with it on
     # the designed deals; the fixtures tell which (conclude.py, _seat_bugs)
@@ -578,6 +582,11 @@ def measure_start(dealer: Dealer, space: Space, rs: Ruleset, deals: Deals) -> No
             deals.evidence["engine_procedure"] = (
                 f"{what}: dealt as {deals.procedure} deals, the first player as under no "
                 "known starting seat (a start of its own?)")
+    if not matching and not alike:
+        # (tipper's even ladder, round 2 on [14-14], lifted from the whole set wherever it
+        # lies: no known procedure deals it, and with `other` kept from the fixtures its
+        # failures at the rounds of ENG-1's ladder were charged to SEAT-3)
+        deals.unknown = True
     # hands no known procedure deals, whatever the first player (a deal some procedure
     # explains, its seat unpredicted, as under a draw for the start not asked, is not one)
     if not matching and not alike and _sliced(designs, answers, players, size, n):
