@@ -52,6 +52,16 @@ class EvenStops(FixedRules):
         return state
 
 
+class BoneyardShort(EvenStops):
+    """EvenStops with a bug in its deal: the boneyard's last tile lost (tender's, DEAL-1)."""
+
+    def deal(self, ruleset: JSON, players: int, round: int, order: list[str],
+             draw: list[list[str]] | None = None) -> JSON:
+        state = super().deal(ruleset, players, round, order, draw)
+        state["boneyard"] = state["boneyard"][:-1]
+        return state
+
+
 def deals_of(engine: FixedRules) -> Deals:
     _, base = base_values(CAT, None)
     deals, _ = measure(engine, SPACE, base)
@@ -75,3 +85,10 @@ def test_deals_a_known_procedure_deals_keep_the_solver_to_it() -> None:
         assert deals.procedure == procedure and not deals.unknown
         allowed = measured_region(SPACE, deals)
         assert solving_region(allowed, deals) == allowed
+
+
+def test_a_deal_that_loses_a_tile_is_a_bug_not_a_ladder_of_its_own() -> None:
+    deals = deals_of(BoneyardShort(PUREMCO))
+    assert deals.procedure is None and not deals.unknown
+    allowed = measured_region(SPACE, deals)
+    assert solving_region(allowed, deals) == allowed
