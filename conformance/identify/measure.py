@@ -74,6 +74,10 @@ class Deals:
     # each hand is its slice of the pool but for the engine and tiles of the boneyard (the
     # moves an engine procedure makes, DEAL-1 kept): a procedure of the engine's own
     unmatched: bool = False
+    # no known procedure deals as the engine did, whatever the first player, but each
+    # deal is set-aside's of a round whose engine is its own (_own_ladder): the fixtures
+    # may read a procedure of its own (measured.solving_region), priced as any
+    unknown: bool = False
     # the seat the deals showed with a procedure the rules do not allow it with, and the
     # likely bugs that says: a bug, or a seat of the engine's own that agrees with it on
     # the designed deals; the fixtures tell which (conclude.py, _seat_bugs)
@@ -578,6 +582,10 @@ def measure_start(dealer: Dealer, space: Space, rs: Ruleset, deals: Deals) -> No
             deals.evidence["engine_procedure"] = (
                 f"{what}: dealt as {deals.procedure} deals, the first player as under no "
                 "known starting seat (a start of its own?)")
+    if not matching and not alike and _own_ladder(designs, answers, players, size, n):
+        # (tipper's even stops, round 2 on [14-14]: with `other` kept from the fixtures,
+        # its failures at the rounds of ENG-1's ladder were charged to SEAT-3)
+        deals.unknown = True
     # hands no known procedure deals, whatever the first player (a deal some procedure
     # explains, its seat unpredicted, as under a draw for the start not asked, is not one)
     if not matching and not alike and _sliced(designs, answers, players, size, n):
@@ -648,6 +656,36 @@ def _sliced(designs: list[tuple[int, list[str]]], answers: list[Any], players: i
     # a hand that only gave up the engine is holder-lays' deal, whatever the seat: one's
     # own shows where some hand took a tile of the boneyard in its place
     return seen and gained
+
+
+def _own_ladder(designs: list[tuple[int, list[str]]], answers: list[Any], players: int,
+                size: int, n: int) -> bool:
+    """Whether every deal the engine made (one at least) is set-aside's deal (ENG-2,
+    DEAL-1) of a round whose engine is not ENG-1's in one of them at least: one double
+    gone from the pool, the hands its rest's slices in order, the boneyard the rest of
+    it. A ladder of rounds of its own (tipper's even stops, round r on [16-2(r-1)]), not
+    a bug in the deal: a tile lost, or hands dealt round the table, is never one."""
+    off = False
+    seen = False
+    for (round_no, order), answer in zip(designs, answers, strict=True):
+        if answer is None:
+            continue
+        hands, boneyard = answer[0][0], answer[0][1]
+        pool_ = [_canonical(t) for t in order]
+        held = [t for hand in hands for t in hand] + list(boneyard)
+        gone = set(pool_) - set(held)
+        if (len(hands) != players or len(set(held)) != len(held) or not set(held) <= set(
+                pool_) or len(gone) != 1 or len(set(next(iter(gone)).split("-"))) != 1):
+            return False
+        rest = [t for t in pool_ if t not in gone]
+        if any(tuple(sorted(hand)) != tuple(sorted(rest[seat * size:(seat + 1) * size]))
+               for seat, hand in enumerate(hands)) or sorted(boneyard) != sorted(
+                   rest[players * size:]):
+            return False
+        engine = n - round_no + 1
+        off = off or gone != {f"{engine}-{engine}"}
+        seen = True
+    return seen and off
 
 
 def _own_elsewhere(cat: Catalog, rs: Ruleset, table: tuple[tuple[int, int], ...],

@@ -61,6 +61,16 @@ def measured_region(space: Space, deals: Deals) -> Region:
     return {o: vs for o, vs in allowed.items() if vs}
 
 
+def solving_region(allowed: Region, deals: Deals) -> Region:
+    """The region the solver answers in: `allowed`, and where the deals stand against
+    every known procedure (Deals.unknown) `other` beside the procedures the table allows,
+    priced as any rule of one's own; the fixtures' pieces stay narrowed to `allowed`
+    (their tables are the known procedures')."""
+    if not deals.unknown or "engine_procedure" not in allowed:
+        return allowed
+    return {**allowed, "engine_procedure": allowed["engine_procedure"] | {OTHER}}
+
+
 SAMPLE = 24
 """Tables read under each tile set when the engine deals none."""
 

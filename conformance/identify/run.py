@@ -43,6 +43,7 @@ from mtrain.conformance.identify.measured import (
     _sent,
     base_values,
     measured_region,
+    solving_region,
 )
 from mtrain.conformance.identify.observe import SETUP_ONLY as SETUP_ONLY
 from mtrain.conformance.identify.observe import _escapable as _escapable
@@ -130,6 +131,7 @@ def _identify(impl: Implementation, fixtures: Sequence[Fixture] | None,
                 f"player count, and up to {SAMPLE} tables of each tile set; it plays nothing "
                 "identify can ask about, so identify stopped before playing the fixtures")
     allowed = measured_region(space, deals)
+    solving = solving_region(allowed, deals)
     own = (tuple(sorted(deals.table.items()))
            if allowed.get("hand_sizes") == frozenset([CUSTOM]) else None)
     fixed = {o: next(iter(vs)) for o, vs in allowed.items() if len(vs) == 1}
@@ -194,7 +196,7 @@ def _identify(impl: Implementation, fixtures: Sequence[Fixture] | None,
         """The answer with its values with bugs (pins.py), read again where a value it
         found won on the price of the rules of one's own another reading needs (_fewer)."""
         return _fewer(lambda region: _values_with_bugs(
-            concluded, region, space, declared, observations, parts), allowed, space)
+            concluded, region, space, declared, observations, parts), solving, space)
 
     def trusted() -> tuple[Solution, list[OptionFinding], list[str]]:
         """weighed_whole, weighed again without the engine's word on each option whose
