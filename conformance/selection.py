@@ -30,6 +30,7 @@ from mtrain.conformance.seat_alone import dealt_entry, seat_entry, table_entry
 from mtrain.conformance.step_alone import named_options, own_steps_entry
 from mtrain.conformance.table_alone import own_table_entry
 from mtrain.conformance.traced import never_reached
+from mtrain.conformance.verdicts import Verdicts
 from mtrain.spec.catalog import RulesetError, catalog
 from mtrain.spec.errors import InputError
 from mtrain.spec.ruleset import OTHER, Ruleset
@@ -327,8 +328,13 @@ def select(fixtures: Sequence[Fixture], rulesets: Sequence[Ruleset],
 def select_anew(fixtures: Sequence[Fixture], rulesets: Sequence[Ruleset],
                 patterns: Sequence[str], space: Space | None = None
                 ) -> tuple[list[Task], Outside]:
-    """select, worked out (nothing kept)."""
-    space = space or Space()
+    """select, worked out (nothing kept in this process; `applies`' verdicts on disk unless
+    `space` is the caller's own)."""
+    verdicts = None
+    if space is None:
+        space = Space()
+        if any(rs.unknown or rs.custom_table for rs in rulesets):
+            verdicts = Verdicts(space)
     tasks: list[Task] = []
     outside = Outside({rs.name: 0 for rs in rulesets}, {rs.name: 0 for rs in rulesets},
                       {rs.name: {} for rs in rulesets})
@@ -345,7 +351,7 @@ def select_anew(fixtures: Sequence[Fixture], rulesets: Sequence[Ruleset],
                 exp = first.get(i)
                 why = None if exp is not None or fx.table is None else unreached(fx, rs)
             else:
-                exp, why = entry_for(fx, rs, space, known)
+                exp, why = entry_for(fx, rs, space, known, verdicts)
             if exp is None and why is None:
                 if players is not None and players not in counts:
                     outside.seats[rs.name] += 1
@@ -356,6 +362,8 @@ def select_anew(fixtures: Sequence[Fixture], rulesets: Sequence[Ruleset],
                 continue
             sent = None if exp is None else stand_in(rs, exp, space)
             tasks.append(Task(len(tasks), fx, rs, exp, sent, why))
+    if verdicts is not None:
+        verdicts.save()
     return tasks, outside
 
 
@@ -527,11 +535,12 @@ def own_choices(exp: Expectation, fx: Fixture, rs: Ruleset, space: Space,
     return lay_entry(first_draw_entry(exp, fx, rs, space, sent), fx, rs, space, sent)
 
 
-def entry_for(fx: Fixture, rs: Ruleset, space: Space, values: dict[str, str] | None = None
-              ) -> tuple[Expectation | None, str | None]:
+def entry_for(fx: Fixture, rs: Ruleset, space: Space, values: dict[str, str] | None = None,
+              verdicts: Verdicts | None = None) -> tuple[Expectation | None, str | None]:
     """(the entry that speaks about `rs`, None), (None, why it cannot run: a table these
     rules never reach among the reasons), or (None, None) when every entry speaks about
-    other rules. `values`: dict(rs.choices), if at hand."""
+    other rules. `values`: dict(rs.choices), if at hand; `verdicts`: `applies`' verdicts
+    kept on disk, for `space` (else worked out)."""
     if not rs.unknown and not rs.custom_table:
         values = dict(rs.choices) if values is None else values
         for e in fx.expect:
@@ -541,7 +550,7 @@ def entry_for(fx: Fixture, rs: Ruleset, space: Space, values: dict[str, str] | N
     reasons = []
     seat: Expectation | None = None
     for exp in fx.expect:
-        why = applies(exp, fx, rs, space)
+        why = applies(exp, fx, rs, space) if verdicts is None else verdicts.applies(exp, fx, rs)
         if why is None and (never := unreached(fx, rs)) is not None:
             reasons.append(never)
             continue
