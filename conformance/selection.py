@@ -551,7 +551,7 @@ def entry_for(fx: Fixture, rs: Ruleset, space: Space, values: dict[str, str] | N
     seat: Expectation | None = None
     for exp in fx.expect:
         why = applies(exp, fx, rs, space) if verdicts is None else verdicts.applies(exp, fx, rs)
-        if why is None and (never := unreached(fx, rs)) is not None:
+        if why is None and (never := never_for(fx, rs, verdicts)) is not None:
             reasons.append(never)
             continue
         if why is None:
@@ -585,11 +585,18 @@ def entry_for(fx: Fixture, rs: Ruleset, space: Space, values: dict[str, str] | N
                 seat = own_steps_entry(exp, fx, rs, space, named)
     if seat is not None:
         return own_choices(seat, fx, rs, space), None
-    return None, (reasons[0] if reasons else unreached(fx, rs))
+    return None, (reasons[0] if reasons else never_for(fx, rs, verdicts))
 
 
 READINGS_MAX = 64
 """The most readings of a rule set's own rules `unreached` tries before it keeps the entry."""
+
+
+def never_for(fx: Fixture, rs: Ruleset, verdicts: Verdicts | None) -> str | None:
+    """`unreached`, kept among `verdicts` when given."""
+    if verdicts is None:
+        return unreached(fx, rs)
+    return verdicts.unreached(fx, rs, lambda: unreached(fx, rs))
 
 
 def unreached(fx: Fixture, rs: Ruleset) -> str | None:

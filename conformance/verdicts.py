@@ -1,4 +1,5 @@
-"""`partition.applies`' verdicts kept on disk, for rule sets with rules of their own.
+"""`partition.applies`' verdicts kept on disk, for rule sets with rules of their own
+(and `selection.unreached`'s, which every entry of theirs asks).
 
 Under a rule set that plays an option its own way (`other`) or deals a table of its own,
 whether a fixture's entry speaks about it takes a traced run of the reference
@@ -62,6 +63,21 @@ class Verdicts:
         self.worked_out += 1
         why = added[key] = applies(exp, fx, rs, self.space)
         return why
+
+    def unreached(self, fx: Fixture, rs: Ruleset, work: Callable[[], str | None]
+                  ) -> str | None:
+        """selection.unreached(fx, rs) (`work`), kept alike: a function of the fixture
+        and the rule set, whichever entry asks."""
+        source = source_key(fx)
+        if source is None:
+            return work()
+        found, added = self._of(rs)
+        key = f"{source}:unreached"
+        if key in found:
+            return found[key]
+        if key not in added:
+            added[key] = work()
+        return added[key]
 
     def save(self) -> None:
         """Write the verdicts worked out since they were read, beside the ones kept."""

@@ -51,11 +51,18 @@ def own_rules() -> list[Any]:
 def test_a_later_selection_reads_the_verdicts(asked: list[int], tmp_path: Path,
                                               monkeypatch: pytest.MonkeyPatch) -> None:
     fixtures, _ = load_fixtures(str(FIXTURE_ROOT / "doubles"))
+    reached: list[str | None] = []
+    real = selection.unreached
+
+    def counted(fx: Any, rs: Any) -> str | None:
+        reached.append(real(fx, rs))
+        return reached[-1]
+    monkeypatch.setattr(selection, "unreached", counted)
     first = seen(*select_anew(fixtures, own_rules(), []))
-    worked = asked[0]
-    assert worked > 0 and first[0]
+    worked, looked = asked[0], len(reached)
+    assert worked > 0 and looked > 0 and first[0]
     assert seen(*select_anew(fixtures, own_rules(), [])) == first
-    assert asked[0] == worked  # read, not judged again
+    assert (asked[0], len(reached)) == (worked, looked)  # read, not judged again
     monkeypatch.setenv(CACHE_ENV, "off")  # nothing kept: every entry judged, alike
     assert seen(*select_anew(fixtures, own_rules(), [])) == first
     assert asked[0] == 2 * worked
