@@ -3,9 +3,10 @@
 
 Under a rule set that plays an option its own way (`other`) or deals a table of its own,
 whether a fixture's entry speaks about it takes a traced run of the reference
-(`partition.applies`): a tenth to a third of a house engine's conform, worked out again
-by every run of the same rules over the same corpus. The verdict (None, or why not) is a
-function of the entry, the rule set's value, the catalogue and the code, so it is kept
+(`partition.applies`), and whether its table is ever reached takes a reading under each
+known value (`selection.unreached`): about half of `select` under such rules, worked
+out again by every run of the same rules over the same corpus. The verdict (None, or why
+not) is a function of the entry, the rule set's value, the catalogue and the code: kept
 in the cache (spec/cache.py) under a digest of the code and the spec data read
 (lint's `code_and_data_digest`), one entry per rule set, by each fixture's file, place
 and entry. Only fixtures read from a file are kept (fixture.source_key); a caller with an
