@@ -3,6 +3,8 @@
     python benchmarks/conform_same.py --base REV [-- CONFORM ARGS...]
     python benchmarks/conform_same.py --base REV --house    # the default run and three
                                                             # house engines with their rules
+    python benchmarks/conform_same.py --base REV --house --again  # the new side twice: its
+                                                            # second run reads its cache
 
 Each run writes its report as JSON (`--format json`), compared with every `duration`
 taken out, byte for byte, and its exit code; with `--text`, a second run of each writes
@@ -82,6 +84,9 @@ def main() -> int:
     parser.add_argument("--house", action="store_true",
                         help="the default run and three house engines with their rules")
     parser.add_argument("--text", action="store_true", help="compare the text reports too")
+    parser.add_argument("--again", action="store_true",
+                        help="run the new side a second time, reading what its first run "
+                             "kept in its cache, and compare that too")
     parser.add_argument("conform", nargs="*", help="arguments of mtrain conform")
     args = parser.parse_args()
     runs = HOUSE if args.house else [args.conform]
@@ -93,19 +98,21 @@ def main() -> int:
         print(load())
         for run_args in runs:
             named = " ".join(run_args) or "(the default run)"
-            (bj, bt, bc), (nj, nt, nc) = (report(env, run_args, args.text)
-                                            for env in (base, new))
-            results = len(json.loads(nj).get("results", []))
-            same = bj == nj and bt == nt and bc == nc
-            print(f"{'same' if same else 'DIFFERENT'}: {named}: {results} results, exit {nc}, "
-                  f"JSON {len(nj):,} bytes, text {len(nt):,} bytes")
-            if not same:
-                differ += 1
-                if bc != nc:
-                    print(f"  exit codes: base {bc}, new {nc}")
-                for kind, b, n in (("JSON", bj, nj), ("text", bt, nt)):
-                    if b != n:
-                        print(f"  {kind}: {first_difference(b, n)}")
+            bj, bt, bc = report(base, run_args, args.text)
+            for which in ("first", "again")[:1 + args.again]:
+                nj, nt, nc = report(new, run_args, args.text)
+                results = len(json.loads(nj).get("results", []))
+                same = bj == nj and bt == nt and bc == nc
+                print(f"{'same' if same else 'DIFFERENT'}: {named}"
+                      f"{' (new side run again)' * (which == 'again')}: {results} results, "
+                      f"exit {nc}, JSON {len(nj):,} bytes, text {len(nt):,} bytes")
+                if not same:
+                    differ += 1
+                    if bc != nc:
+                        print(f"  exit codes: base {bc}, new {nc}")
+                    for kind, b, n in (("JSON", bj, nj), ("text", bt, nt)):
+                        if b != n:
+                            print(f"  {kind}: {first_difference(b, n)}")
         print(load())
     return 1 if differ else 0
 

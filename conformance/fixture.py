@@ -251,7 +251,23 @@ def load_file(path: str | Path, text: str | None = None) -> list[Fixture]:
         return list(known[1])
     fixtures = _load_file(path, text)
     _LOADED[key] = (cat, fixtures)
+    for i, fx in enumerate(fixtures):
+        _SOURCES[id(fx)] = (fx, cache.digest(key[0], key[1], str(i)))
     return list(fixtures)
+
+
+_SOURCES: dict[int, tuple[Fixture, str]] = {}
+"""A digest of each loaded fixture's file (its path and text) and place in it, by the
+fixture's id (the fixture kept beside it, so that no id is reused while it lives)."""
+
+
+def source_key(fx: Fixture) -> str | None:
+    """What a fixture was read from, as a digest of its file's path and text and its
+    place there (None: not read from a file, as a situation): equal keys, equal fixtures
+    under one catalogue. Costs a lookup, where a digest of the fixture's content costs a
+    walk of its table."""
+    found = _SOURCES.get(id(fx))
+    return found[1] if found is not None and found[0] is fx else None
 
 
 def _unknown_when_options(doc: Any) -> list[tuple[str | int, ...]]:

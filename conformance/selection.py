@@ -31,6 +31,7 @@ from mtrain.conformance.seat_alone import dealt_entry, seat_entry, table_entry
 from mtrain.conformance.step_alone import named_options, own_steps_entry
 from mtrain.conformance.table_alone import own_table_entry
 from mtrain.conformance.traced import never_reached
+from mtrain.conformance.verdicts import Verdicts
 from mtrain.spec.catalog import RulesetError, catalog
 from mtrain.spec.errors import InputError
 from mtrain.spec.ruleset import OTHER, Ruleset
@@ -328,8 +329,13 @@ def select(fixtures: Sequence[Fixture], rulesets: Sequence[Ruleset],
 def select_anew(fixtures: Sequence[Fixture], rulesets: Sequence[Ruleset],
                 patterns: Sequence[str], space: Space | None = None
                 ) -> tuple[list[Task], Outside]:
-    """select, worked out (nothing kept)."""
-    space = space or Space()
+    """select, worked out (nothing kept in this process; `applies`' verdicts on disk unless
+    `space` is the caller's own)."""
+    verdicts = None
+    if space is None:
+        space = Space()
+        if any(rs.unknown or rs.custom_table for rs in rulesets):
+            verdicts = Verdicts(space)
     tasks: list[Task] = []
     outside = Outside({rs.name: 0 for rs in rulesets}, {rs.name: 0 for rs in rulesets},
                       {rs.name: {} for rs in rulesets})
@@ -346,7 +352,7 @@ def select_anew(fixtures: Sequence[Fixture], rulesets: Sequence[Ruleset],
                 exp = first.get(i)
                 why = None if exp is not None or fx.table is None else unreached(fx, rs)
             else:
-                exp, why = entry_for(fx, rs, space, known)
+                exp, why = entry_for(fx, rs, space, known, verdicts)
             if exp is None and why is None:
                 if players is not None and players not in counts:
                     outside.seats[rs.name] += 1
@@ -357,6 +363,8 @@ def select_anew(fixtures: Sequence[Fixture], rulesets: Sequence[Ruleset],
                 continue
             sent = None if exp is None else stand_in(rs, exp, space)
             tasks.append(Task(len(tasks), fx, rs, exp, sent, why))
+    if verdicts is not None:
+        verdicts.save()
     return tasks, outside
 
 
@@ -529,11 +537,12 @@ def own_choices(exp: Expectation, fx: Fixture, rs: Ruleset, space: Space,
     return lay_entry(first_draw_entry(exp, fx, rs, space, sent), fx, rs, space, sent)
 
 
-def entry_for(fx: Fixture, rs: Ruleset, space: Space, values: dict[str, str] | None = None
-              ) -> tuple[Expectation | None, str | None]:
+def entry_for(fx: Fixture, rs: Ruleset, space: Space, values: dict[str, str] | None = None,
+              verdicts: Verdicts | None = None) -> tuple[Expectation | None, str | None]:
     """(the entry that speaks about `rs`, None), (None, why it cannot run: a table these
     rules never reach among the reasons), or (None, None) when every entry speaks about
-    other rules. `values`: dict(rs.choices), if at hand."""
+    other rules. `values`: dict(rs.choices), if at hand; `verdicts`: `applies`' verdicts
+    kept on disk, for `space` (else worked out)."""
     if not rs.unknown and not rs.custom_table:
         values = dict(rs.choices) if values is None else values
         for e in fx.expect:
@@ -543,8 +552,8 @@ def entry_for(fx: Fixture, rs: Ruleset, space: Space, values: dict[str, str] | N
     reasons = []
     seat: Expectation | None = None
     for exp in fx.expect:
-        why = applies(exp, fx, rs, space)
-        if why is None and (never := unreached(fx, rs)) is not None:
+        why = applies(exp, fx, rs, space) if verdicts is None else verdicts.applies(exp, fx, rs)
+        if why is None and (never := never_for(fx, rs, verdicts)) is not None:
             reasons.append(never)
             continue
         if why is None:
@@ -578,11 +587,18 @@ def entry_for(fx: Fixture, rs: Ruleset, space: Space, values: dict[str, str] | N
                 seat = own_steps_entry(exp, fx, rs, space, named)
     if seat is not None:
         return own_choices(seat, fx, rs, space), None
-    return None, (reasons[0] if reasons else unreached(fx, rs))
+    return None, (reasons[0] if reasons else never_for(fx, rs, verdicts))
 
 
 READINGS_MAX = 64
 """The most readings of a rule set's own rules `unreached` tries before it keeps the entry."""
+
+
+def never_for(fx: Fixture, rs: Ruleset, verdicts: Verdicts | None) -> str | None:
+    """`unreached`, kept among `verdicts` when given."""
+    if verdicts is None:
+        return unreached(fx, rs)
+    return verdicts.unreached(fx, rs, lambda: unreached(fx, rs))
 
 
 def unreached(fx: Fixture, rs: Ruleset) -> str | None:
