@@ -740,15 +740,17 @@ def check(exp: Expectation, rj: JSON, state: JSON, impl: Implementation,
             charge(referee.result(exp.result, state.get("result")) if referee else None)
     if exp.winners is not None or exp.match_over is not None:
         got = sorted(impl.winners(rj, state))
-        going_on = exp.winners_unless_going_on and not got  # its own match goes on
+        # none named where the rules end the match: a longer match, unless the
+        # implementation refuses the round after (match_over.py); so too under a match
+        # length of its own, whose empty answer says its match goes on only where it deals
+        # that round (fuzz's compare_winners asks alike)
+        over = (exp.winners is not None and bool(exp.winners) and not got
+                and referee is not None and holds_match_over(impl, rj, referee.rs, state))
+        going_on = exp.winners_unless_going_on and not got and not over
         if exp.winners is not None and got != sorted(exp.winners) and not going_on:
             problems.append(f"winners: expected {sorted(exp.winners)}, got {got}"
                             + (" (or none, while its own match goes on)"
-                               if exp.winners_unless_going_on else ""))
-            # none named where the rules end the match: a longer match, unless the
-            # implementation refuses the round after (match_over.py)
-            over = bool(exp.winners) and not got and referee is not None \
-                and holds_match_over(impl, rj, referee.rs, state)
+                               if exp.winners_unless_going_on and not over else ""))
             charge(referee.winners(exp.winners, got, over) if referee else None)
         elif exp.match_over is not None and bool(got) != exp.match_over:
             problems.append("the match should be over; the implementation names no winner"

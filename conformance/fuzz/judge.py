@@ -797,10 +797,10 @@ def compare_winners(ctx: Context, text: str | None, want: list[int], got: Any,
     """The winners `got` against the reference's `want` after the step `text` ends a
     round with the match `totals` (`text` None: of the finished table itself, an "over"
     probe). `over_left_open`: under a match length of one's own, whether the match is
-    over is the implementation's to say (an empty answer passes), and winners it names
-    must be `want`, the rules' winners of the totals. `held_over`
-    asks, where it names none, whether the implementation holds the match over all the
-    same (it refuses the round after: match_over.py), as conform asks."""
+    over is the implementation's to say (an empty answer passes, but where it holds the
+    match over), and winners it names must be `want`, the rules' winners of the totals.
+    `held_over` asks, where it names none, whether the implementation holds the match
+    over all the same (it refuses the round after: match_over.py), as conform asks."""
     # MATCH-1: none while rounds are to come, as a fixture says it
     expect: dict[str, Any] = {"winners": sorted(want)} if want else {"match_over": False}
     clauses = tuple(winners_clauses(ctx))
@@ -812,17 +812,21 @@ def compare_winners(ctx: Context, text: str | None, want: list[int], got: Any,
     if problems:
         sig, texts = _problems("winners answer", problems)
         return [Disagreement(sig, texts, expect, question, clauses)]
-    if sorted(got) == sorted(want) or (over_left_open and not got):
+    if sorted(got) == sorted(want):
+        return []
+    # none named: over all the same where it refuses the round after, its match of its
+    # own too (its empty answer then no match going on), as conform's check asks it
+    over = bool(want) and not got and held_over is not None and held_over()
+    if over_left_open and not got and not over:
         return []
     # the clause conform charges first (a reproducer's first listed is the one charged)
-    over = bool(want) and not got and held_over is not None and held_over()
     charged = _winners_charge(ctx, want, got, totals, clauses, over)
     clauses = (charged, *(c for c in clauses if c != charged))
     if not want:  # MATCH-1: rounds are to come
         return [Disagreement("winners", (f"winners: the match goes on (MATCH-1: round "
                                          f"{ctx.rules.rounds} is its last), implementation "
                                          f"{sorted(got)}",), expect, question, clauses)]
-    own = " (or none, while its own match goes on)" if over_left_open else ""
+    own = " (or none, while its own match goes on)" if over_left_open and not over else ""
     return [Disagreement("winners", (f"winners: reference {sorted(want)}{own}, implementation "
                                      f"{sorted(got)}",), expect, question, clauses)]
 
