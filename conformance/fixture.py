@@ -97,6 +97,11 @@ class Expectation:
     (release_alone.py: the known values of a release disagree on them): left out of the
     implementation's legal set and of the entry's alike, the rest judged as written. Set
     by conform, never written in a file."""
+    only_actions: tuple[str, ...] | None = None
+    """The actions of the legal set judged alone, each offered or not as the entry lists
+    it; the rest a rule of one's own's (draw_alone.py: after a draw, the draw on an empty
+    boneyard that every draw rule refuses). None: no such cut. Set by conform, never
+    written in a file."""
     own_end: bool | None = None
     """Under a blocked round of one's own: whether the rules end the round blocked after
     the steps (blocked_alone.py). Where the implementation's state says otherwise, whether

@@ -119,11 +119,11 @@ def earlier(state: JSON) -> list[object]:
     return [t for t in state.get("open_doubles") or [] if t not in this_turn]
 
 
-def known_regions(rs: Ruleset, space: Space) -> list[Region]:
-    """Each known release in turn, `rs`'s other known values kept."""
+def known_regions(rs: Ruleset, space: Space, option: str = OPTION) -> list[Region]:
+    """Each known value of `option` (a release) in turn, `rs`'s other known values kept."""
     known: Region = {o: frozenset((v,)) for o, v in space.point(rs).items()
                      if o not in rs.unknown}
-    return [{**known, OPTION: frozenset((value,))} for value in space.options[OPTION]]
+    return [{**known, option: frozenset((value,))} for value in space.options[option]]
 
 
 def answer_under(fx: Fixture, exp: Expectation, rs: Ruleset, space: Space, region: Region,

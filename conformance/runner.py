@@ -329,7 +329,7 @@ def end_aside(exp: Expectation) -> Expectation:
     did (hands, trains, boneyard, markers, open doubles, passes) stays."""
     return dataclasses.replace(
         exp, result=..., legal=None, refused={}, winners=None, match_over=None,
-        own_end=None, own_draw=False, own_doubles=None, own_actions=(),
+        own_end=None, own_draw=False, own_doubles=None, own_actions=(), only_actions=None,
         state={k: v for k, v in exp.state.items() if k not in END_FIELDS})
 
 
@@ -645,6 +645,8 @@ def check(exp: Expectation, rj: JSON, state: JSON, impl: Implementation,
         if exp.own_actions:  # offered under some known rules, not others: the
             # implementation's rule of its own decides them (release_alone.py)
             actual, want = actual - set(exp.own_actions), want - set(exp.own_actions)
+        if exp.only_actions is not None:  # these alone no rule of its own decides
+            actual, want = actual & set(exp.only_actions), want & set(exp.only_actions)
         missing, extra = sorted(want - actual), sorted(actual - want)
         # A draw or pass offered because a play was not seen (one the rules would allow
         # without the tiles of the missing plays) is charged to those plays alone.

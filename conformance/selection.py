@@ -16,7 +16,7 @@ from pathlib import Path
 from mtrain.conformance.blocked_alone import ONLY_BLOCKED, blocked_end_entry, blocked_entry
 from mtrain.conformance.bracket_alone import bracketed_entry, bracketed_options
 from mtrain.conformance.defaults import RESULTS_FLOOR, SITUATIONS, SITUATIONS_MIN
-from mtrain.conformance.draw_alone import first_draw_entry
+from mtrain.conformance.draw_alone import ONLY_DRAW, dry_draw_entry, first_draw_entry
 from mtrain.conformance.fixture import Expectation, Fixture, duplicate_ids, load_corpus
 from mtrain.conformance.lay_alone import lay_entry
 from mtrain.conformance.marker_alone import marker_entry, marker_options
@@ -578,6 +578,8 @@ def entry_for(fx: Fixture, rs: Ruleset, space: Space, values: dict[str, str] | N
                 seat = out_entry(exp, fx, rs, space, named)  # gone out, its doubles aside
             elif seat is None and why == ONLY_RELEASE:
                 seat = release_entry(exp, fx, rs, space)  # all but whether a double binds
+            elif seat is None and why == ONLY_DRAW:
+                seat = dry_draw_entry(exp, fx, rs, space)  # a draw from an empty boneyard
             elif seat is None and why == OWN_TABLE:
                 seat = own_table_entry(exp, fx, rs, space)  # the fields its table leaves
             if seat is None and why != ONLY_BLOCKED and (named := named_options(why, rs)):

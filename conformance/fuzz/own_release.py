@@ -16,6 +16,11 @@ where every known release refuses the action, naming any clause one of them name
 sets it aside otherwise; fuzz asks that same cut of the one refusal (refusal_cut). Before,
 every refusal whose reference reading read the release was set aside whole, the actions
 every release refuses (a tile that fits no train, TRAIN-2) with them.
+
+A draw rule of one's own, where the answer read it alone (a tile drawn), is cut as
+conform cuts it too (draw_alone.dry_draw_entry): on an empty boneyard the draw alone is
+judged, which no draw rule allows (TURN-4). wye listed it there, and fuzz judged nothing
+of it: a finding it charged to no clause.
 """
 
 from __future__ import annotations
@@ -24,6 +29,8 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
+from mtrain.conformance.draw_alone import OPTION as DRAW_RULE
+from mtrain.conformance.draw_alone import dry_draw_entry
 from mtrain.conformance.fixture import Expectation, Fixture
 from mtrain.conformance.fuzz.judge import Disagreement, compare_legal
 from mtrain.conformance.fuzz.own_rules import option_space
@@ -39,17 +46,22 @@ def legal_cut(ctx: Context, st: State, legal: Sequence[Action], got: Any,
               own: Sequence[str]) -> list[Disagreement] | None:
     """The implementation's legal answer `got` (a list of actions) on the reference's view
     `st` (its legal actions `legal`, whose finding read the options `own` of one's own)
-    judged but for the actions a release of its own decides (the module docstring); None
-    where no such cut is made: not judged."""
-    if not release_alone(ctx, own):
+    judged but for the actions a release (or a draw rule) of its own decides (the module
+    docstring); None where no such cut is made: not judged."""
+    option = known_alone(ctx, own)
+    if option is None:
         return None
     texts = tuple(sorted(action_text(codec.action_to_json(st, a)) for a in legal))
-    exp = _cut(ctx, st, Expectation(variants=(), legal=texts))
+    exp = _cut(ctx, st, Expectation(variants=(), legal=texts), option)
     if exp is None:
         return None
-    aside = set(exp.own_actions)
-    wanted = [a for a in legal if action_text(codec.action_to_json(st, a)) not in aside]
-    mine = [a for a in got if action_text(a) not in aside]
+    aside, only = set(exp.own_actions), exp.only_actions
+
+    def judged(text: str) -> bool:
+        return text not in aside and (only is None or text in only)
+
+    wanted = [a for a in legal if judged(action_text(codec.action_to_json(st, a)))]
+    mine = [a for a in got if judged(action_text(a))]
     whole = {"legal": list(texts)}  # conform cuts the reproducer's list itself
     return [replace(d, expect=whole) for d in compare_legal(ctx, st, wanted, mine, None)]
 
@@ -61,25 +73,35 @@ def refusal_cut(ctx: Context, st: State, text: str, wants: Sequence[str],
     and those are a release alone: any clause one known release refuses it by, where
     every one refuses it (the module docstring); None where the release decides it, or no
     cut can be shown: not judged."""
-    if not release_alone(ctx, own):
+    option = known_alone(ctx, own)
+    if option is None:
         return None
-    exp = _cut(ctx, st, Expectation(variants=(), refused={text: tuple(wants)}))
+    exp = _cut(ctx, st, Expectation(variants=(), refused={text: tuple(wants)}), option)
     return None if exp is None else exp.refused.get(text)
 
 
-def release_alone(ctx: Context, own: Sequence[str]) -> bool:
-    """Whether the options of one's own an answer read are the release alone."""
-    return set(own) == {OPTION} and OPTION in ctx.unknown
+CUTS = {OPTION: release_entry, DRAW_RULE: dry_draw_entry}
+"""The options of one's own whose entries conform cuts where they alone are read."""
 
 
-def _cut(ctx: Context, st: State, exp: Expectation) -> Expectation | None:
+def known_alone(ctx: Context, own: Sequence[str]) -> str | None:
+    """The option of one's own an answer read, where it read that one alone and it is
+    one of CUTS; else None."""
+    options = set(own)
+    if len(options) != 1:
+        return None
+    (option,) = options
+    return option if option in CUTS and option in ctx.unknown else None
+
+
+def _cut(ctx: Context, st: State, exp: Expectation, option: str) -> Expectation | None:
     """`exp`, an entry on the table `st` with no step, cut as conform cuts it under the
-    rule set's release of its own (release_entry, under the stand-in fuzz sends); None
-    where no cut can be shown."""
+    rule set's `option` of its own (CUTS, under the stand-in fuzz sends); None where no
+    cut can be shown."""
     try:
         fx = Fixture(id="fuzz-release", description="", clauses=(), source=(), path="<fuzz>",
                      line=None, table=table_of(codec.state_to_json(st)), deal=None,
                      steps=(), expect=())
-        return release_entry(exp, fx, ctx.declared, option_space(), sent=ctx.rs)
+        return CUTS[option](exp, fx, ctx.declared, option_space(), sent=ctx.rs)
     except codec.StateError:  # a table only its own rules reach: not judged, as before
         return None
