@@ -47,7 +47,8 @@ def run(args: argparse.Namespace) -> int:
     from mtrain.conformance.defaults import SITUATIONS
     from mtrain.conformance.outputs import check_output
     from mtrain.conformance.selection import id_matches
-    from mtrain.conformance.situations import render, situations
+    from mtrain.conformance.situation_files import render
+    from mtrain.conformance.situations import situations
     from mtrain.spec.catalog import catalog
     from mtrain.spec.errors import InputError, UsageError
 
