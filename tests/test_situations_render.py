@@ -1,5 +1,6 @@
-"""Situations written out (conformance/situation_files.py): libyaml's emitter, the same
-text as PyYAML's own, and kept out of the situations' code digest."""
+"""`mtrain situations` and the situations written out (conformance/situation_files.py):
+libyaml's emitter, the same text as PyYAML's own, kept out of the situations' code digest;
+a second run reads the list the first kept."""
 
 from __future__ import annotations
 
@@ -8,11 +9,14 @@ from pathlib import Path
 import pytest
 import yaml
 
+from mtrain.cli import main
 from mtrain.commands.arguments import resolve
 from mtrain.conformance import situation_files
+from mtrain.conformance import situations as situations_module
 from mtrain.conformance.situation_files import HEADER, fixture_data, render
 from mtrain.conformance.situations import situations
 from mtrain.spec import cache
+from mtrain.spec.cache import CACHE_ENV
 from mtrain.spec.catalog import catalog
 
 EXAMPLES = Path(__file__).parent / "examples"
@@ -53,3 +57,24 @@ def test_the_writer_is_outside_the_situations_code_digest() -> None:
     closure = cache.import_closure("mtrain.conformance.situations")
     assert "mtrain.conformance.situations" in closure
     assert situation_files.__name__ not in closure
+
+
+def test_a_second_run_reads_the_list_the_first_kept(tmp_path: Path,
+                                                     monkeypatch: pytest.MonkeyPatch,
+                                                     capsys: pytest.CaptureFixture[str]) -> None:
+    # without -k the command asks every situation as conform does, so the list is kept
+    # (before, it asked through a filter that let all through, and was never kept)
+    monkeypatch.setenv(CACHE_ENV, str(tmp_path / "cache"))
+    made = situations_module._situations
+    calls = []
+
+    def counted(*args: object, **kwargs: object) -> object:
+        calls.append(args[1])
+        return made(*args, **kwargs)  # type: ignore[arg-type]
+    monkeypatch.setattr(situations_module, "_situations", counted)
+    rules = str(EXAMPLES / "cantina-rules.yaml")
+    texts = []
+    for _ in range(2):
+        assert main(["situations", rules, "-n", "24"]) == 0
+        texts.append(capsys.readouterr().out)
+    assert calls == [24] and texts[0] == texts[1] and texts[0].count("- id: play-") > 24
