@@ -34,7 +34,6 @@ from pathlib import Path
 from typing import Any
 
 import orjson
-import yaml
 
 from mtrain.conformance import shipped
 from mtrain.conformance.fixture import Expectation, Fixture
@@ -79,7 +78,7 @@ from mtrain.spec.catalog import catalog
 from mtrain.spec.model.legality import legal_actions as legal_actions_of
 from mtrain.spec.model.steps import replay
 from mtrain.spec.notation import MEXICAN, REST, action_text, max_pip_of, table_state
-from mtrain.spec.ruleset import CUSTOM, OTHER, Ruleset
+from mtrain.spec.ruleset import Ruleset
 from mtrain.spec.scope import Product, Scope, Space
 
 SEED = 20261201
@@ -89,10 +88,6 @@ rule set at least, where a quarter of the passes' share is fewer: a default `mtr
 conform` asks 25 situations of each of its rule sets, whose share (3) gave none, and a
 drawn double that ends the turn (siding's DBL-1 bug) failed nothing there. Two per rule
 set cost 384 results in a run of 71,000."""
-HEADER = """\
-# Situations from play (conformance/situations.py): tables reached by random rounds of
-# the rule set below; each legal set is spec/model/legality.py's, not an engine's.
-"""
 
 
 def speaks_for(rs: Ruleset, plays: Ruleset) -> Callable[[State], bool] | None:
@@ -865,40 +860,3 @@ def legal_only(fx: Fixture) -> Fixture:
     table["drawn"] = drawn
     return dataclasses.replace(fx, table=table, steps=(),
                                expect=(dataclasses.replace(fx.expect[0], state={}),))
-
-
-# --- writing them out --------------------------------------------------------------------
-
-
-def fixture_data(fx: Fixture, rs: Ruleset) -> dict[str, Any]:
-    """A situation in the fixture file format, scoped to the rule set's own values."""
-    entry: dict[str, Any] = {"when": {o: [v] for o, v in rs.choices if v not in _UNNAMED}}
-    exp = fx.expect[0]
-    if exp.legal is not None:
-        entry["legal"] = list(exp.legal)
-    if exp.state:
-        entry["state"] = exp.state
-    if exp.result is not ...:
-        entry["result"] = exp.result
-    if exp.match_over is not None:
-        entry["match_over"] = exp.match_over
-    if exp.blocked_scores is not None:  # as its stand-in ends it: conform cuts it to the
-        # scores again under the rule's own blocked round (blocked_alone.py)
-        entry["result"] = {"end": "blocked", "winner": None,
-                           "scores": list(exp.blocked_scores)}
-    start: dict[str, Any] = ({"table": fx.table} if fx.table is not None
-                             else {"deal": fx.deal})
-    if fx.steps:
-        start["steps"] = list(fx.steps)
-    return {"id": fx.id, "description": fx.description, "clauses": list(fx.clauses),
-            "source": list(fx.source), "note": fx.note, **start, "expect": [entry]}
-
-
-_UNNAMED = frozenset((CUSTOM, OTHER))  # a table or a rule of one's own: no value to name
-
-
-def render(fixtures: list[Fixture], rs: Ruleset) -> str:
-    body = "\n".join(yaml.safe_dump([fixture_data(fx, rs)], sort_keys=False,
-                                    default_flow_style=None, width=92, allow_unicode=True)
-                     for fx in fixtures)
-    return f"{HEADER}# rule set: {rs.name}\n\n{body}"

@@ -11,8 +11,9 @@ import pytest
 
 from mtrain.cli import main
 from mtrain.conformance.fixture import load_file
+from mtrain.conformance.situation_files import render
 from mtrain.conformance.situation_kinds import KINDS
-from mtrain.conformance.situations import render, situations
+from mtrain.conformance.situations import situations
 from mtrain.spec.catalog import catalog
 from mtrain.spec.notation import REST
 from mtrain.spec.ruleset import OTHER, Ruleset

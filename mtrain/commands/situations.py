@@ -47,7 +47,8 @@ def run(args: argparse.Namespace) -> int:
     from mtrain.conformance.defaults import SITUATIONS
     from mtrain.conformance.outputs import check_output
     from mtrain.conformance.selection import id_matches
-    from mtrain.conformance.situations import render, situations
+    from mtrain.conformance.situation_files import render
+    from mtrain.conformance.situations import situations
     from mtrain.spec.catalog import catalog
     from mtrain.spec.errors import InputError, UsageError
 
@@ -65,8 +66,11 @@ def run(args: argparse.Namespace) -> int:
         if Path(args.out).is_file() and not args.force:
             raise InputError(f"--out {args.out}: the file exists; give --force to replace it")
     rs = resolve(catalog(), args.ruleset)
+    # no -k: every situation, asked as conform asks them (wanted None), so that the list is
+    # read from the cache when kept there, and kept when made
+    patterns = args.pattern or []
     made = situations(rs, SITUATIONS if args.count is None else args.count,
-                      lambda fid: id_matches(fid, args.pattern or []))
+                      (lambda fid: id_matches(fid, patterns)) if patterns else None)
     if not made:
         raise InputError("no situation matches -k " + " ".join(args.pattern or []))
     return write_or_print(render(made, rs), args.out)
