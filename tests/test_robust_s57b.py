@@ -1,0 +1,150 @@
+"""Bad inputs and misbehaving engines, round 30 (robust-s57b): a harness killed with
+SIGKILL left its engines running (parent 1, for ever when they hang); `mtrain docs --out`
+on a full disk left pages cut short; a cache write killed midway left a temporary file
+that no prune removed."""
+
+from __future__ import annotations
+
+import os
+import shlex
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from procwatch import alive, hung, recorded, survivors
+
+from mtrain.conformance import watchdog
+
+HERE = Path(__file__).resolve().parent
+BROKEN = HERE / "broken_impls"
+FIXTURES = HERE / "data" / "fixtures"
+MTRAIN = str(Path(sys.executable).with_name("mtrain"))
+BOUND = 120.0
+"""Seconds a test waits for what it waits for: a bound on a hang, far above the need."""
+
+posix = pytest.mark.skipif(os.name != "posix", reason="process groups are POSIX")
+
+
+@pytest.fixture
+def pids(tmp_path: Path) -> Iterator[Path]:
+    path = tmp_path / "pids"
+    yield path
+    for pid in recorded(path):  # whatever a failing test left behind: ours to end
+        if alive(pid):
+            os.kill(pid, signal.SIGKILL)
+
+
+def _wait_for(pids: Path, count: int) -> None:
+    deadline = time.monotonic() + BOUND
+    while len(recorded(pids)) < count and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert len(recorded(pids)) == count, "the processes did not start"
+
+
+def _sleeper() -> list[str]:
+    return [sys.executable, "-c", "import time; time.sleep(600)"]
+
+
+# --- 1. engines outliving a harness killed outright ------------------------------------
+
+
+HARNESS = textwrap.dedent("""
+    import sys, threading, time
+    from mtrain.conformance.child import ChildProcess
+
+    def start():
+        procs.append(ChildProcess(sys.argv[2:], 1 << 16, None, None))
+
+    procs = []
+    worker = threading.Thread(target=start)  # as a pool's worker starts an engine
+    worker.start()
+    worker.join()
+    with open(sys.argv[1], "a") as f:
+        f.write(f"{procs[0].popen.pid}\\n")
+    time.sleep(600)
+""")
+
+
+@posix
+def test_an_engine_started_by_a_thread_outlives_the_thread_not_the_harness(
+        pids: Path) -> None:
+    harness = subprocess.Popen([sys.executable, "-c", HARNESS, str(pids), *_sleeper()])
+    try:
+        _wait_for(pids, 1)
+        [engine] = recorded(pids)
+        # the thread that started it has ended: the engine is still the harness's to use
+        # (PR_SET_PDEATHSIG, tied to that thread, would have killed it by now)
+        assert alive(engine)
+        harness.kill()
+        harness.wait(BOUND)
+        assert survivors(pids) == []
+    finally:
+        if harness.poll() is None:
+            harness.kill()
+            harness.wait()
+
+
+@posix
+def test_conform_with_jobs_killed_outright_leaves_no_process(pids: Path) -> None:
+    # each engine hangs on its second request, with a child of its own in its group
+    impl = shlex.join([sys.executable, str(BROKEN / "fork_child.py"), "hang", "2", str(pids)])
+    argv = [MTRAIN, "conform", "--fixtures", str(FIXTURES), "--jobs", "2", "--timeout", "300",
+            "--impl", impl]
+    harness = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        _wait_for(pids, 4)
+        hung(pids, 2)
+        harness.kill()  # no handler runs, no exit handler: only the watchdog is left
+        harness.wait(BOUND)
+        assert survivors(pids) == []
+    finally:
+        if harness.poll() is None:
+            harness.kill()
+            harness.wait()
+
+
+@posix
+def test_the_watchdog_kills_the_groups_told_and_not_those_released() -> None:
+    kept = subprocess.Popen(_sleeper(), start_new_session=True)
+    released = subprocess.Popen(_sleeper(), start_new_session=True)
+    try:
+        dog = subprocess.Popen([sys.executable, "-I", "-S", watchdog.__file__],
+                               stdin=subprocess.PIPE)
+        assert dog.stdin is not None
+        dog.stdin.write(f"+{kept.pid}\n+{released.pid}\nnonsense\n+\n-{released.pid}\n"
+                        .encode())
+        dog.stdin.close()  # as when the harness dies
+        assert dog.wait(BOUND) == 0
+        assert kept.wait(BOUND) == -signal.SIGKILL
+        assert released.poll() is None
+    finally:
+        for proc in (kept, released):
+            proc.kill()
+            proc.wait()
+
+
+def test_no_watchdog_where_none_can_start(monkeypatch: pytest.MonkeyPatch) -> None:
+    # a system without posix_spawn, or one that refuses it: engines run as before
+    monkeypatch.setattr(watchdog, "_fd", -1)
+    monkeypatch.setattr(watchdog, "_pid", 0)
+    monkeypatch.setattr(watchdog, "_failed", False)
+    monkeypatch.delattr(os, "posix_spawn", raising=False)
+    watchdog.guard(12345)
+    watchdog.release(12345)
+    assert (watchdog._fd, watchdog._pid, watchdog._failed) == (-1, 0, False)
+
+    def refuse(*args: object, **kwargs: object) -> int:
+        raise OSError(38, "Function not implemented")
+
+    monkeypatch.setattr(os, "posix_spawn", refuse, raising=False)
+    before = len(os.listdir("/proc/self/fd")) if os.path.isdir("/proc/self/fd") else 0
+    watchdog.guard(12345)
+    watchdog.guard(12345)  # not tried again
+    assert (watchdog._fd, watchdog._pid, watchdog._failed) == (-1, 0, True)
+    if before:
+        assert len(os.listdir("/proc/self/fd")) == before  # its pipe closed again
