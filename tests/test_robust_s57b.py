@@ -148,3 +148,31 @@ def test_no_watchdog_where_none_can_start(monkeypatch: pytest.MonkeyPatch) -> No
     assert (watchdog._fd, watchdog._pid, watchdog._failed) == (-1, 0, True)
     if before:
         assert len(os.listdir("/proc/self/fd")) == before  # its pipe closed again
+
+
+# --- 2. `mtrain docs --out` on a full disk ----------------------------------------------
+
+
+FULL_DOCS = textwrap.dedent("""
+    import resource, signal, sys
+    from pathlib import Path
+    from mtrain import docgen
+
+    signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # a write past the limit: EFBIG, as ENOSPC
+    resource.setrlimit(resource.RLIMIT_FSIZE, (4096, 4096))
+    try:
+        docgen.write(Path(sys.argv[1]), {"small.md": "a page\\n", "big.md": "x" * 100_000})
+    except OSError as e:
+        print(e.strerror)
+""")
+
+
+@pytest.mark.skipif(not hasattr(signal, "SIGXFSZ"), reason="no file size limit here")
+def test_docs_on_a_full_disk_leave_no_page_cut_short(tmp_path: Path) -> None:
+    # the file size limit fails the write as a full disk does, in a process of its own
+    done = subprocess.run([sys.executable, "-c", FULL_DOCS, str(tmp_path)],
+                          capture_output=True, text=True, timeout=BOUND)
+    assert done.stdout.strip() == os.strerror(27) and done.returncode == 0, done.stderr
+    assert (tmp_path / "small.md").read_text() == "a page\n"
+    assert not (tmp_path / "big.md").exists()  # not 4096 bytes of it
+    assert not (tmp_path / "GENERATED").exists()  # the manifest is the last written
