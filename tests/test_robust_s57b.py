@@ -11,6 +11,7 @@ import signal
 import subprocess
 import sys
 import textwrap
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -19,6 +20,7 @@ import pytest
 from procwatch import alive, hung, recorded, survivors
 
 from mtrain.conformance import watchdog
+from mtrain.spec import cache
 
 HERE = Path(__file__).resolve().parent
 BROKEN = HERE / "broken_impls"
@@ -176,3 +178,39 @@ def test_docs_on_a_full_disk_leave_no_page_cut_short(tmp_path: Path) -> None:
     assert (tmp_path / "small.md").read_text() == "a page\n"
     assert not (tmp_path / "big.md").exists()  # not 4096 bytes of it
     assert not (tmp_path / "GENERATED").exists()  # the manifest is the last written
+
+
+# --- 3. a cache write killed midway ----------------------------------------------------
+
+
+def _dead_pid() -> int:
+    done = subprocess.Popen([sys.executable, "-c", ""])
+    done.wait()  # reaped: its id is nobody's (until reused, which the age bound covers)
+    return done.pid
+
+
+def test_the_prune_removes_the_temporary_files_of_dead_writers(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(cache.CACHE_ENV, str(tmp_path))
+    kind = tmp_path / "kind"
+    kind.mkdir()
+    dead, live, now = _dead_pid(), os.getpid(), time.time()
+    minutes, hours = now - 5 * 60, now - 5 * 3600
+
+    def temporary(name: str, pid: int, when: float) -> Path:
+        path = kind / f".{name}.{pid}.{threading.get_ident()}.tmp"
+        path.write_bytes(b"half an entry")
+        os.utime(path, (when, when))
+        return path
+
+    killed = temporary("a.b", dead, minutes)  # its writer killed between write and move
+    forgotten = temporary("c", live, hours)  # so old that its pid is another's now
+    writing = temporary("d", live, minutes)  # a live writer's, however slow
+    unseen = temporary("e", dead, now)  # perhaps a writer's this process cannot see
+    other = kind / ".notes"  # not a temporary file of the cache's
+    other.write_text("kept")
+    os.utime(other, (hours, hours))
+    cache.write("kind", "f", {"x": 1})  # a write prunes its kind's folder
+    assert cache.read("kind", "f") == {"x": 1}
+    assert not killed.exists() and not forgotten.exists()
+    assert writing.exists() and unseen.exists() and other.exists()
