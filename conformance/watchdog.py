@@ -49,34 +49,24 @@ def _tell(line: bytes) -> None:
     """One line, whole (a pipe writes less than PIPE_BUF bytes in one piece). A watchdog
     that is gone, or stopped with its pipe full, is not waited for: the harness runs on
     as it would without one."""
-    global _fd
+    global _failed
     try:
         os.write(_fd, line)
     except BlockingIOError:
         pass
     except OSError:  # it was killed: the harness kills its engines alone from now on
+        _failed = True
         _close()
 
 
 def _start() -> bool:
     global _pid, _fd, _failed
-    spawn = getattr(os, "posix_spawn", None)
-    if _failed or spawn is None or not sys.executable:
+    if _failed or not hasattr(os, "posix_spawn") or not sys.executable:
         return False
     read, write = os.pipe()  # neither end inherited by what the harness starts later
     try:
-        null = os.open(os.devnull, os.O_RDWR)
-        try:
-            # in a session of its own: a Ctrl-C at the terminal, or a kill of the
-            # harness's group, is not for it (it ends when the harness has)
-            _pid = spawn(sys.executable, [sys.executable, "-I", "-S", os.path.abspath(__file__)],
-                         os.environ, setsid=True,
-                         file_actions=[(os.POSIX_SPAWN_DUP2, read, 0),
-                                       (os.POSIX_SPAWN_DUP2, null, 1),
-                                       (os.POSIX_SPAWN_DUP2, null, 2)])
-        finally:
-            os.close(null)
-    except (OSError, TypeError, NotImplementedError):  # TypeError: no setsid here
+        _pid = _spawn(read)
+    except OSError:
         os.close(read)
         os.close(write)
         _failed = True
@@ -85,6 +75,24 @@ def _start() -> bool:
     os.set_blocking(write, False)
     _fd = write
     return True
+
+
+def _spawn(read: int) -> int:
+    """Start the watchdog reading `read`, in a session of its own where the system can:
+    a Ctrl-C at the terminal, or a kill of the harness's group, is not for it (it ignores
+    SIGINT anyway, and ends when the harness has)."""
+    null = os.open(os.devnull, os.O_RDWR)
+    try:
+        argv = [sys.executable, "-I", "-S", os.path.abspath(__file__)]
+        actions = [(os.POSIX_SPAWN_DUP2, read, 0), (os.POSIX_SPAWN_DUP2, null, 1),
+                   (os.POSIX_SPAWN_DUP2, null, 2)]
+        try:
+            return os.posix_spawn(argv[0], argv, os.environ, file_actions=actions,
+                                  setsid=True)
+        except NotImplementedError:  # no POSIX_SPAWN_SETSID (macOS)
+            return os.posix_spawn(argv[0], argv, os.environ, file_actions=actions)
+    finally:
+        os.close(null)
 
 
 def _close() -> None:

@@ -152,6 +152,22 @@ def test_no_watchdog_where_none_can_start(monkeypatch: pytest.MonkeyPatch) -> No
         assert len(os.listdir("/proc/self/fd")) == before  # its pipe closed again
 
 
+@posix
+def test_a_watchdog_killed_is_not_waited_for_nor_started_again(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(watchdog, "_fd", -1)
+    monkeypatch.setattr(watchdog, "_pid", 0)
+    monkeypatch.setattr(watchdog, "_failed", False)
+    watchdog.guard(2 ** 22 + 1)  # a group nobody has: the first guard starts a watchdog
+    dog = watchdog._pid
+    assert dog and watchdog._fd >= 0
+    os.kill(dog, signal.SIGKILL)
+    os.waitpid(dog, 0)
+    watchdog.release(2 ** 22 + 1)  # its pipe broken: no error, and given up
+    watchdog.guard(2 ** 22 + 2)
+    assert (watchdog._fd, watchdog._pid, watchdog._failed) == (-1, dog, True)
+
+
 # --- 2. `mtrain docs --out` on a full disk ----------------------------------------------
 
 
