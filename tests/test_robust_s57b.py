@@ -111,6 +111,42 @@ def test_conform_with_jobs_killed_outright_leaves_no_process(pids: Path) -> None
 
 
 @posix
+def test_fuzz_with_jobs_killed_outright_leaves_no_worker_nor_engine(
+        tmp_path: Path, pids: Path) -> None:
+    # the engines hang on the deal: the harness's own (it only says hello) and one in
+    # each of the two workers, whose pool waits for tasks its dead harness never sends
+    impl = shlex.join([sys.executable, str(BROKEN / "fork_child.py"), "hang", "2", str(pids)])
+    argv = [MTRAIN, "fuzz", "--jobs", "2", "--games", "4", "--timeout", "300",
+            "--variant", "puremco-d9", "--out", str(tmp_path / "out"), "--impl", impl]
+    harness = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        _wait_for(pids, 6)
+        hung(pids, 2)
+        # its workers and its watchdog
+        own = [int(p) for p in os.listdir("/proc") if p.isdigit() and _parent(p) == harness.pid
+               and int(p) not in recorded(pids)]
+        assert len(own) == 3
+        harness.kill()
+        harness.wait(BOUND)
+        assert survivors(pids) == []
+        deadline = time.monotonic() + BOUND
+        while any(alive(p) for p in own) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert not any(alive(p) for p in own)
+    finally:
+        if harness.poll() is None:
+            harness.kill()
+            harness.wait()
+
+
+def _parent(pid: str) -> int:
+    try:
+        return int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[1])
+    except (OSError, IndexError, ValueError):
+        return 0
+
+
+@posix
 def test_the_watchdog_kills_the_groups_told_and_not_those_released() -> None:
     kept = subprocess.Popen(_sleeper(), start_new_session=True)
     released = subprocess.Popen(_sleeper(), start_new_session=True)
