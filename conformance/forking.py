@@ -234,11 +234,13 @@ def new_pool(ctx: BaseContext, processes: int, initializer: Any = None,
              initargs: tuple[Any, ...] = ()) -> Pool:
     """`ctx.Pool(processes, initializer, initargs)`, as a StoppablePool whose workers die
     with the harness (die_with)."""
-    return StoppablePool(processes, _worker_start, (os.getpid(), initializer, initargs),
+    return StoppablePool(processes, start_worker, (os.getpid(), initializer, initargs),
                          context=ctx)
 
 
-def _worker_start(harness: int, initializer: Any, initargs: tuple[Any, ...]) -> None:
+def start_worker(harness: int, initializer: Any, initargs: tuple[Any, ...]) -> None:
+    """A pool's initializer: die with `harness` (the process that made the pool), then
+    run the pool's own `initializer`."""
     die_with(harness)
     if initializer is not None:
         initializer(*initargs)

@@ -139,6 +139,35 @@ def test_fuzz_with_jobs_killed_outright_leaves_no_worker_nor_engine(
             harness.wait()
 
 
+@posix
+def test_check_with_jobs_killed_outright_leaves_no_worker() -> None:
+    env = {**os.environ, cache.CACHE_ENV: "off"}  # its checks run, not read from a cache
+    harness = subprocess.Popen([MTRAIN, "check", "--jobs", "2"], env=env,
+                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    own: list[int] = []
+    try:
+        deadline = time.monotonic() + BOUND
+        while len(own := _children(harness.pid)) < 2 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert len(own) == 2, "the workers did not start"
+        harness.kill()
+        harness.wait(BOUND)
+        while any(alive(p) for p in own) and time.monotonic() < deadline + BOUND:
+            time.sleep(0.05)
+        assert not any(alive(p) for p in own)
+    finally:
+        if harness.poll() is None:
+            harness.kill()
+            harness.wait()
+        for pid in own:  # whatever a failing test left: ours to end
+            if alive(pid):
+                os.kill(pid, signal.SIGKILL)
+
+
+def _children(pid: int) -> list[int]:
+    return [int(p) for p in os.listdir("/proc") if p.isdigit() and _parent(p) == pid]
+
+
 def _parent(pid: str) -> int:
     try:
         return int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[1])
