@@ -26,7 +26,7 @@ import threading
 _lock = threading.Lock()
 _pid = 0  # the watchdog's, in this process (0: none started here)
 _fd = -1  # the writing end of its pipe
-_failed = False  # it could not be started here: not tried again
+_failed = False  # it could not be started here, or was killed: not tried again
 
 
 def guard(group: int) -> None:
