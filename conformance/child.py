@@ -22,6 +22,7 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
+from mtrain.conformance import watchdog
 from mtrain.conformance.stderr_ring import StderrRing
 
 POLL = 0.05
@@ -90,12 +91,14 @@ def _forget_after_fork() -> None:
     _RUNNING = 0
     _HOLDING = False
     _HELD.clear()
+    watchdog.forget_after_fork()
     for sig, plain in ((signal.SIGINT, signal.SIG_IGN), (signal.SIGTERM, signal.SIG_DFL),
                        (getattr(signal, "SIGHUP", None), signal.SIG_DFL)):
         if sig is not None and signal.getsignal(sig) is _raise_interrupted:
             signal.signal(sig, plain)
 
 
+atexit.register(watchdog.stop)  # after kill_all (the handlers run last first)
 atexit.register(kill_all)
 if hasattr(os, "register_at_fork"):
     os.register_at_fork(after_in_child=_forget_after_fork)
@@ -231,6 +234,8 @@ class ChildProcess:
                 list(argv), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                 stderr=subprocess.PIPE, env=env, cwd=cwd, **kwargs)
             _LIVE.add(self)
+            if os.name == "posix":  # killed by the watchdog if the harness is killed outright
+                watchdog.guard(self.popen.pid)
             assert self.popen.stdout is not None and self.popen.stdin is not None
             self._out = self.popen.stdout.fileno()
             self._in = self.popen.stdin.fileno()
@@ -416,6 +421,7 @@ class ChildProcess:
             except (ProcessLookupError, PermissionError):
                 with contextlib.suppress(OSError):
                     self.popen.kill()
+            watchdog.release(self.popen.pid)  # before the reaping frees its id
             # woken by the exit (a pidfd), then reaped; Popen.wait(5) slept in steps of
             # up to 50 ms, which were most of a kill's cost
             self.exit_code(KILL_WAIT)

@@ -22,6 +22,8 @@ import multiprocessing
 import multiprocessing.pool
 import os
 import pickle
+import select
+import signal
 import threading
 import time
 from collections.abc import Sequence
@@ -33,7 +35,7 @@ from multiprocessing.pool import Pool
 from multiprocessing.process import BaseProcess
 from typing import Any
 
-from mtrain.conformance.child import interrupts_held
+from mtrain.conformance.child import interrupts_held, kill_all_at_once
 
 PRELOAD = ["mtrain.conformance.forking", "mtrain.conformance.fuzz.run",
            "mtrain.conformance.mutants.runs", "mtrain.conformance.speccheck.run"]
@@ -41,10 +43,12 @@ PRELOAD = ["mtrain.conformance.forking", "mtrain.conformance.fuzz.run",
 its workers leave the caller's main alone)."""
 
 
-HARMLESS = frozenset({"mtrain-stderr"})
+ORPHAN_WATCH = "mtrain-orphan-watch"
+HARMLESS = frozenset({"mtrain-stderr", ORPHAN_WATCH})
 """The harness's own threads that a fork may leave behind: each reads one implementation's
-stderr into its ring (stderr_ring.py), which a worker never touches. Without them,
-`mtrain fuzz --impl ... --jobs N` (its first implementation already running) forks."""
+stderr into its ring (stderr_ring.py), which a worker never touches, or waits, holding
+no lock, for a worker's harness to die (die_with). Without them, `mtrain fuzz --impl ...
+--jobs N` (its first implementation already running) forks."""
 
 
 def other_threads() -> int:
@@ -228,5 +232,63 @@ def _empty_while(task_handler: threading.Thread, fd: int) -> None:
 
 def new_pool(ctx: BaseContext, processes: int, initializer: Any = None,
              initargs: tuple[Any, ...] = ()) -> Pool:
-    """`ctx.Pool(processes, initializer, initargs)`, as a StoppablePool."""
-    return StoppablePool(processes, initializer, initargs, context=ctx)
+    """`ctx.Pool(processes, initializer, initargs)`, as a StoppablePool whose workers die
+    with the harness (die_with)."""
+    return StoppablePool(processes, start_worker, (os.getpid(), initializer, initargs),
+                         context=ctx)
+
+
+def start_worker(harness: int, initializer: Any, initargs: tuple[Any, ...]) -> None:
+    """A pool's initializer: die with `harness` (the process that made the pool), then
+    run the pool's own `initializer`."""
+    die_with(harness)
+    if initializer is not None:
+        initializer(*initargs)
+
+
+ORPHAN_POLL = 0.5
+"""Where the system has no pidfd: how often a worker looks whether its parent is gone."""
+
+
+def die_with(harness: int) -> None:
+    """End this worker, and the engines it started, when the process `harness` ends,
+    however it ends. A harness killed outright (SIGKILL) runs no pool's terminate: its
+    workers, waiting for tasks that never come, lived on for ever, and so did their
+    engines (their watchdog waits for the worker). Woken by the harness's exit (a pidfd:
+    no CPU while it runs), or where there is none by a look at the parent (a forked
+    worker's) every ORPHAN_POLL seconds."""
+    opener = getattr(os, "pidfd_open", None)
+    try:
+        fd = opener(harness) if opener is not None else -1
+    except OSError:  # gone already (ESRCH), or pidfds refused: looked at as below
+        fd = -1
+        if not _alive(harness):
+            _die()
+    parent = os.getppid()
+
+    def watch() -> None:
+        if fd >= 0:
+            poller = select.poll()
+            poller.register(fd, select.POLLIN)
+            poller.poll()
+        else:
+            while os.getppid() == parent:
+                time.sleep(ORPHAN_POLL)
+        _die()
+
+    threading.Thread(target=watch, name=ORPHAN_WATCH, daemon=True).start()
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:  # another user's: alive
+        pass
+    return True
+
+
+def _die() -> None:
+    kill_all_at_once()  # its engines' groups (its watchdog would, a moment later)
+    os.kill(os.getpid(), signal.SIGKILL)

@@ -19,11 +19,12 @@ import itertools
 from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TextIO
 
 from mtrain import __version__
 from mtrain.conformance.adapter import ReferenceImplementation
 from mtrain.conformance.fixture import Expectation, Fixture, load_corpus
+from mtrain.conformance.outputs import write_file
 from mtrain.conformance.protocol import PROTOCOL_VERSION
 from mtrain.conformance.render import Highlight, fixture_state, highlight_from_actions, render_state
 from mtrain.docs_reports import ReportPages, clause_links
@@ -742,6 +743,8 @@ def stale(out: Path, files: dict[str, str]) -> list[str]:
 
 
 def write(out: Path, files: dict[str, str]) -> int:
+    """Write the generated files under `out`, each whole or not at all (a full disk leaves
+    a page missing, which `--check` reports, never one cut short), the manifest last."""
     manifest = out / "GENERATED"
     if manifest.exists():
         for old in manifest.read_text(encoding="utf-8").split():
@@ -751,6 +754,10 @@ def write(out: Path, files: dict[str, str]) -> int:
         path = out / rel
         path.parent.mkdir(parents=True, exist_ok=True)
         if not path.exists() or path.read_text(encoding="utf-8") != text:
-            path.write_text(text, encoding="utf-8")
-    manifest.write_text("\n".join(files) + "\n", encoding="utf-8")
+            write_file(path, functools.partial(_put, text))
+    write_file(manifest, functools.partial(_put, "\n".join(files) + "\n"))
     return len(files)
+
+
+def _put(text: str, f: TextIO) -> None:
+    f.write(text)

@@ -22,6 +22,7 @@ import re
 import stat
 import sys
 import threading
+import time
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any
@@ -313,11 +314,28 @@ def _locked(path: Path) -> Iterator[None]:
         yield
 
 
+TEMPORARY = re.compile(r"\..+\.(\d+)\.\d+\.tmp")
+"""A write's temporary file (write): `.NAME.PID.THREAD.tmp`."""
+DEAD_WRITER_AGE = 60.0
+"""Seconds after which the temporary file of a writer whose process is gone is removed:
+not at once, as the cache may be shared with processes this one cannot see (another
+container's, whose ids are not ours), each of whose writes takes milliseconds."""
+ANY_WRITER_AGE = 3600.0
+"""Seconds after which any temporary file is removed: its writer's id alive is then
+another process's (ids are reused), a write taking no such time."""
+
+
 def prune(where: Path, keep: int) -> None:
-    """No more than `keep` entries in the folder `where` (the least recently written go)."""
+    """No more than `keep` entries in the folder `where` (the least recently written go),
+    and no temporary file of a writer killed midway (_stale_temporary)."""
     with contextlib.suppress(OSError):
+        listed = os.listdir(where)
+        for name in listed:
+            if name.startswith(".") and _stale_temporary(where / name):
+                with contextlib.suppress(OSError):
+                    (where / name).unlink()
         # the names alone first (a first run writes hundreds of entries, each counted)
-        names = [n for n in os.listdir(where) if not n.startswith(".")]
+        names = [n for n in listed if not n.startswith(".")]
         if len(names) <= keep:
             return
         entries = [where / n for n in names]
@@ -327,3 +345,34 @@ def prune(where: Path, keep: int) -> None:
                 old.unlink()
             with contextlib.suppress(OSError):  # its lock (update), if it had one
                 _lock_path(where.parent, where.name, old.name).unlink()
+
+
+def _stale_temporary(path: Path) -> bool:
+    """Whether `path` is a write's temporary file that its writer will never move into
+    place: its process gone (a kill between the write and the move) and the file older
+    than DEAD_WRITER_AGE, or the file older than ANY_WRITER_AGE. A live writer's file is
+    left to it; one removed all the same would cost that writer its entry, nothing more
+    (write: a failed move is no error)."""
+    match = TEMPORARY.fullmatch(path.name)
+    if match is None:
+        return False
+    try:
+        age = time.time() - path.stat().st_mtime
+    except OSError:
+        return False
+    if age > ANY_WRITER_AGE:
+        return True
+    return age > DEAD_WRITER_AGE and not _alive(int(match.group(1)))
+
+
+def _alive(pid: int) -> bool:
+    """Whether a process `pid` exists (where that cannot be asked: taken as alive)."""
+    if os.name != "posix":  # Windows' os.kill would end it
+        return True
+    try:
+        os.kill(pid, 0)
+    except PermissionError:  # another user's
+        return True
+    except (OSError, OverflowError):  # gone, or no process can have that id
+        return False
+    return True

@@ -641,10 +641,12 @@ def run(full: bool = False, dump: str | None = None, jobs: int | None = None,
         # a single-threaded process, else a forkserver (forking.py)
         from mtrain.conformance import forking
         from mtrain.conformance.child import quiet_worker
-        from mtrain.conformance.forking import finish, pool_context
+        from mtrain.conformance.forking import finish, pool_context, start_worker
 
+        # workers that die with this process, killed outright or not
         pool = ProcessPoolExecutor(max_workers=workers, mp_context=pool_context(),
-                                   initializer=quiet_worker)
+                                   initializer=start_worker,
+                                   initargs=(os.getpid(), quiet_worker, ()))
         try:
             futures: list[Future[dict[str, Any]]] = [pool.submit(_safe, fn, *args)
                                                      for fn, args in plan]

@@ -1,0 +1,170 @@
+"""A process that outlives the harness only to kill the engines it left: the harness tells
+it each process group it starts (and each one it has killed), over a pipe whose writing
+end the harness alone holds. When the harness is gone, however it ended (a SIGKILL, an
+out-of-memory kill, which run no cleanup), the pipe reaches its end and the watchdog
+kills every group still told, then exits.
+
+Why not PR_SET_PDEATHSIG: the kernel ties that signal to the *thread* that started the
+child, and engines are started from worker threads (a pool's), whose end would kill
+engines still in use; it also reaches the engine alone, not what the engine started in
+its group (a shell script's program). A pipe's end belongs to the process, and a group
+kill reaches the whole group.
+
+Run as a script (`python -I -S watchdog.py`), it is the watchdog: it imports nothing of
+the project. Where the system cannot start it (no posix_spawn), engines are killed as
+before, by the harness alone, and a harness killed outright may leave them running."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import select
+import signal
+import sys
+import threading
+
+_lock = threading.Lock()
+_pid = 0  # the watchdog's, in this process (0: none started here)
+_fd = -1  # the writing end of its pipe
+_failed = False  # it could not be started here, or was killed: not tried again
+
+
+def guard(group: int) -> None:
+    """Have the watchdog kill `group` if the harness dies before it says `release`."""
+    with _lock:
+        if _fd < 0 and not _start():
+            return
+        _tell(b"+%d\n" % group)
+
+
+def release(group: int) -> None:
+    """`group` is killed (its leader not reaped yet, so that its id is not anyone else's
+    when this is read): the watchdog forgets it."""
+    with _lock:
+        if _fd >= 0:
+            _tell(b"-%d\n" % group)
+
+
+def _tell(line: bytes) -> None:
+    """One line, whole (a pipe writes less than PIPE_BUF bytes in one piece). A watchdog
+    that is gone, or stopped with its pipe full, is not waited for: the harness runs on
+    as it would without one."""
+    global _failed
+    try:
+        os.write(_fd, line)
+    except BlockingIOError:
+        pass
+    except OSError:  # it was killed: the harness kills its engines alone from now on
+        _failed = True
+        _close()
+
+
+def _start() -> bool:
+    global _pid, _fd, _failed
+    if _failed or not hasattr(os, "posix_spawn") or not sys.executable:
+        return False
+    read, write = os.pipe()  # neither end inherited by what the harness starts later
+    try:
+        _pid = _spawn(read)
+    except OSError:
+        os.close(read)
+        os.close(write)
+        _failed = True
+        return False
+    os.close(read)
+    os.set_blocking(write, False)
+    _fd = write
+    return True
+
+
+def _spawn(read: int) -> int:
+    """Start the watchdog reading `read`, in a session of its own where the system can:
+    a Ctrl-C at the terminal, or a kill of the harness's group, is not for it (it ignores
+    SIGINT anyway, and ends when the harness has)."""
+    null = os.open(os.devnull, os.O_RDWR)
+    try:
+        argv = [sys.executable, "-I", "-S", os.path.abspath(__file__)]
+        actions = [(os.POSIX_SPAWN_DUP2, read, 0), (os.POSIX_SPAWN_DUP2, null, 1),
+                   (os.POSIX_SPAWN_DUP2, null, 2)]
+        try:
+            return os.posix_spawn(argv[0], argv, os.environ, file_actions=actions,
+                                  setsid=True)
+        except NotImplementedError:  # no POSIX_SPAWN_SETSID (macOS)
+            return os.posix_spawn(argv[0], argv, os.environ, file_actions=actions)
+    finally:
+        os.close(null)
+
+
+def _close() -> None:
+    global _fd
+    if _fd >= 0:
+        with contextlib.suppress(OSError):
+            os.close(_fd)
+        _fd = -1
+
+
+def stop() -> None:
+    """At the harness's normal exit (its engines killed already): the watchdog, told
+    nothing more, ends, and is reaped."""
+    global _pid
+    with _lock:
+        _close()
+        if _pid:
+            pid, _pid = _pid, 0
+            _reap(pid, STOP_WAIT)
+
+
+STOP_WAIT = 2.0
+"""Seconds the watchdog has to exit, its pipe at an end, before it is left unreaped (a
+forked child that still holds the pipe keeps it going: it ends with that child)."""
+
+
+def _reap(pid: int, wait: float) -> None:
+    """Reap `pid` once it exits, waking at its exit (a pidfd) or after `wait` seconds."""
+    with contextlib.suppress(OSError):
+        if os.waitpid(pid, os.WNOHANG)[0]:
+            return
+        opener = getattr(os, "pidfd_open", None)
+        if opener is None:  # pragma: no cover  (before Linux 5.3, or not Linux)
+            return
+        fd = opener(pid)
+        try:
+            poller = select.poll()
+            poller.register(fd, select.POLLIN)
+            poller.poll(int(wait * 1000))
+        finally:
+            os.close(fd)
+        os.waitpid(pid, os.WNOHANG)
+
+
+def forget_after_fork() -> None:
+    """A forked child holds its parent's end of the pipe: closed, so that the watchdog
+    still sees its harness's death; the child's own engines get a watchdog of their own."""
+    global _lock, _pid, _failed
+    _lock = threading.Lock()
+    _close()
+    _pid = 0
+    _failed = False
+
+
+def watch() -> None:
+    """The watchdog itself: `+GROUP` and `-GROUP` lines until the end of stdin, then a
+    SIGKILL to each group still told."""
+    for sig in (signal.SIGINT, getattr(signal, "SIGHUP", None)):
+        if sig is not None:
+            signal.signal(sig, signal.SIG_IGN)
+    groups: set[int] = set()
+    for line in sys.stdin.buffer:
+        with contextlib.suppress(ValueError):
+            group = int(line[1:])
+            if line.startswith(b"+"):
+                groups.add(group)
+            elif line.startswith(b"-"):
+                groups.discard(group)
+    for group in groups:
+        with contextlib.suppress(OSError):
+            os.killpg(group, signal.SIGKILL)
+
+
+if __name__ == "__main__":
+    watch()
