@@ -8,9 +8,10 @@ known value (`selection.unreached`): about half of `select` under such rules, wo
 out again by every run of the same rules over the same corpus. The verdict (None, or why
 not) is a function of the entry, the rule set's value, the catalogue and the code: kept
 in the cache (spec/cache.py) under a digest of the code and the spec data read
-(lint's `code_and_data_digest`), one entry per rule set, by each fixture's file, place
-and entry. Only fixtures read from a file are kept (fixture.source_key); a caller with an
-option space of its own keeps nothing (selection.select_anew).
+(`code_digest.code_and_data_digest`, the lint's), one entry per rule set, by each
+fixture's file, place and entry. Only fixtures read from a file are kept
+(fixture.source_key); a caller with an option space of its own keeps nothing
+(selection.select_anew).
 """
 
 from __future__ import annotations
@@ -18,8 +19,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from mtrain.conformance.code_digest import code_and_data_digest
 from mtrain.conformance.fixture import Expectation, Fixture, source_key
-from mtrain.conformance.lint.scopes import code_and_data_digest
 from mtrain.conformance.partition import applies
 from mtrain.spec import cache
 from mtrain.spec.ruleset import Ruleset

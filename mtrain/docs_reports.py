@@ -321,11 +321,13 @@ InputError), the pages (mtrain.docgen, this module) and the pictures."""
 
 NOT_DATA_INPUTS = frozenset({"spec/data/rulebooks.yaml", "spec/schemas/rulebooks.schema.json",
                              "conformance/shipped/situations.json",
-                             "conformance/shipped/identify-pieces.json"})
+                             "conformance/shipped/identify-pieces.json",
+                             "conformance/shipped/lint-scopes.json"})
 """Data files that no computed result reads: the surveyed rule books feed only their page
 (docs/rule-books.md), so editing them does not send `mtrain docs` into z3 and the mutants;
-the shipped situations' index (conformance/shipped.py) and identify's shipped pieces'
-(conformance/identify/shipped_pieces.py) are what the code and data already digested make,
+the shipped situations' index (conformance/shipped.py), identify's shipped pieces'
+(conformance/identify/shipped_pieces.py) and the lint's shipped scope checks'
+(conformance/lint/shipped_scopes.py) are what the code and data already digested make,
 so making them again does not either (the pieces' index, made after the docs, made them
 read stale in a clean clone)."""
 

@@ -21,10 +21,11 @@ from dataclasses import dataclass
 from typing import Any, cast
 
 from mtrain.conformance.adapter import IMPOSSIBLE
+from mtrain.conformance.code_digest import code_and_data_digest
 from mtrain.conformance.fixture import Fixture
 from mtrain.conformance.gc_freeze import paused
 from mtrain.conformance.identify import shipped_pieces
-from mtrain.conformance.lint.scopes import code_and_data_digest, fixture_digest
+from mtrain.conformance.lint.scopes import fixture_digest
 from mtrain.conformance.partition import Partition, explore
 from mtrain.conformance.traced import UNREACHED
 from mtrain.spec import cache

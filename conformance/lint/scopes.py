@@ -26,6 +26,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from mtrain.conformance.code_digest import code_and_data_digest
 from mtrain.conformance.fixture import Expectation, Fixture
 from mtrain.conformance.gc_freeze import paused, settled
 from mtrain.conformance.lint.shipped_scopes import SCOPES
@@ -40,7 +41,6 @@ from mtrain.conformance.partition import (
 )
 from mtrain.spec import cache
 from mtrain.spec.scope import Product, Scope, Space
-from mtrain.spec.yamlload import read_text
 
 LINE_LIMIT = 100
 
@@ -336,20 +336,6 @@ def _unplaced(text: str, fx: Fixture) -> str:
 def _placed(text: str, fx: Fixture) -> str:
     return re.sub(re.escape(_NODE) + r"([^\x00]*)\x00",
                   lambda m: fx.where_in_table(tuple(json.loads(m[1]))), text)
-
-
-def code_and_data_digest(space: Space) -> str:
-    """What a fixture's check depends on beside the fixture: the source of the engine, the
-    harness and the specification (with the shipped data), and the spec data read."""
-    folder = space.cat.data_dir
-    data = (cache.files_digest([Path(str(folder))], (".yaml", ".json"))
-            if Path(str(folder)).is_dir() else str(folder))
-    added = [(name, cache.digest(read_text(path)))  # the rule-set files fixtures name
-             for name, path in sorted(space.cat.added_examples.items())]
-    return cache.digest(cache.package_digest("mtrain.reference"),
-                        cache.package_digest("mtrain.conformance"),
-                        cache.package_digest("mtrain.spec", (".py", ".yaml", ".json")),
-                        data, json.dumps(added))
 
 
 def fixture_digest(fx: Fixture) -> str:

@@ -4,7 +4,7 @@
 
 They are the cache entry a cold lint of the shipped corpus writes (ScopeCache: fixture
 digest -> the check, its messages placed by node rather than by file and line), under the
-entry's own name, a digest of the code and the spec data (scopes.code_and_data_digest).
+entry's own name, a digest of the code and the spec data (code_digest.code_and_data_digest).
 ScopeCache reads them only for an entry of that very name, only for a fixture its cache
 does not hold, and only when the files agree with their index (shipped_entry.py); what it
 reads is kept in the user's cache, and a fixture changed since, or one of the user's own,
