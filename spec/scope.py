@@ -451,8 +451,16 @@ class Space:
         return dict(self.cat.options["hand_sizes"].values[value].table)
 
     def point(self, rs: Ruleset) -> dict[str, str]:
-        """The point of the space that `rs` is (`values_of`)."""
-        return values_of(self.cat, rs)
+        """The point of the space that `rs` is (`values_of`), a table of its own named by
+        the examples this space was built with: one the catalogue takes in later (a fuzz
+        reproducer's rule-set file, with the very table of the rules fuzzed) names no value
+        of this space, so every region of that point was empty, and a finding found in play
+        under `custom` was asked again under no rules at all ("did not show again")."""
+        values = dict(rs.choices)
+        if rs.custom_table:
+            values["hand_sizes"] = next((v for v, t in self.tables.items()
+                                         if t == rs.hand_table), CUSTOM)
+        return values
 
     def intersect(self, a: Mapping[str, frozenset[str]],
                   b: Mapping[str, frozenset[str]]) -> Region | None:
