@@ -35,10 +35,9 @@ import dataclasses
 
 from mtrain.conformance.adapter import JSON
 from mtrain.conformance.fixture import Expectation, Fixture
-from mtrain.conformance.partition import stand_in
 from mtrain.conformance.release_alone import known_regions
 from mtrain.conformance.round_end_alone import passes_under
-from mtrain.conformance.runner import REFERENCE, Outcome, draws, play
+from mtrain.conformance.runner import REFERENCE, draws
 from mtrain.conformance.stand_in_replay import stand_in_replay
 from mtrain.conformance.step_alone import judged_steps
 from mtrain.spec.notation import is_next_round
@@ -82,6 +81,7 @@ def dry_draw_entry(exp: Expectation, fx: Fixture, rs: Ruleset, space: Space,
         tried += passed is True
     return cut if tried >= 2 else None
 
+
 def first_draw_entry(exp: Expectation, fx: Fixture, rs: Ruleset, space: Space,
                      sent: Ruleset | None = None) -> Expectation:
     """`exp` with the choice between drawing and passing, on each table of the reference's
@@ -91,17 +91,11 @@ def first_draw_entry(exp: Expectation, fx: Fixture, rs: Ruleset, space: Space,
     draw rules or no such table is met."""
     if OPTION not in rs.unknown or exp.refused_setup is not None:
         return exp
-    if sent is None:
-        try:
-            sent = stand_in(rs, exp, space)
-        except ValueError:  # no known rule set of the scope stands in for it
-            return exp
-    trace: list[JSON] = []
-    played = play(fx, sent, REFERENCE, None, trace)
-    if isinstance(played, Outcome):
+    replay = stand_in_replay(fx, exp, rs, space, sent)
+    if replay is None:
         return exp
-    state, rj = played
-    steps = [k for k, (step, before) in enumerate(zip(fx.steps, trace, strict=False), 1)
+    state, rj = replay.state, replay.rj
+    steps = [k for k, (step, before) in enumerate(zip(fx.steps, replay.trace, strict=False), 1)
              if not is_next_round(step) and step.split(" ")[0] == "draw"
              and first_draw(rj, before)]
     last = first_draw(rj, state) and (exp.legal is not None or any(map(draws, exp.refused)))
