@@ -7,18 +7,29 @@
   built with, so every cut made after the first reproducer was empty: a later finding
   "did not show again" (and a second run in the process judged no such answer at all).
   Space.point names a table by the examples the space was built with.
+- Blocked rounds on big sets: a deal sends the whole set, and a round's start with a short
+  boneyard is no table the rules reach, so a short boneyard has to come from play. A
+  steered round now follows a round of the rules' own that ends blocked, found by the
+  reference playing it alone from the deal (steer.blocked_script): tipper's END-3 bug
+  (blocked a pass short), unfound in 60 games (0 of 73 rounds blocked, seed 1), is found
+  (8 blocked, game 15).
 """
 
 from __future__ import annotations
 
+import random
 from pathlib import Path
 
 import test_house57b as h57b
 
 from mtrain.conformance import fuzz as F
-from mtrain.conformance.adapter import JSON
+from mtrain.conformance.adapter import JSON, ReferenceImplementation
 from mtrain.conformance.fuzz.reproducer import write_rules_file
-from mtrain.conformance.fuzz.rulesets import declared_context
+from mtrain.conformance.fuzz.rulesets import context, declared_context
+from mtrain.conformance.fuzz.steer import blocked_script
+from mtrain.reference import codec, engine
+from mtrain.reference.deal import deal, deal_pool
+from mtrain.reference.engine import BLOCKED, legal_actions, perform
 from mtrain.spec.catalog import catalog
 from mtrain.spec.ruleset import CUSTOM
 from mtrain.spec.scope import Space
@@ -73,3 +84,79 @@ def test_the_point_of_a_table_taken_in_later_is_the_one_the_space_knows(
     catalog().add_example(written)
     assert space.point(ctx.declared) == before
     assert Space().point(ctx.declared)["hand_sizes"] == "custom:own-draw"  # a new space knows it
+
+
+# --- a big set's blocked round, followed from the rules' own play ----------------------
+
+PUB16 = """name: pub16
+options:
+  tile_set: double-16
+  hand_sizes: {3: 18, 4: 16, 5: 15, 6: 13, 7: 12, 8: 11}
+  engine_procedure: set-aside
+  starting_seat: rotate
+  first_turn: single
+  mexican_first_turn: anyone
+  own_train_first: not-required
+  doubles: ordinary
+  follow_up: anywhere
+  double_order: oldest-first
+  uncoverable_double: stays-open
+  marker_removal: owner-plays-own
+  draw_rule: draw-one
+  blocked_round: full-round-of-passes
+  scoring: penalty
+  blank_values: face
+  tie_rule: shared
+  match_length: full
+"""
+"""tipper's table and rules (tests/examples/c/tipper-rules.yaml) with known values for its
+two house rules: a double-16 set, hands of 11 to 18, a full round of passes blocking."""
+
+
+def _pub16(tmp_path: Path) -> str:
+    rules = tmp_path / "pub16.yaml"
+    rules.write_text(PUB16, encoding="utf-8")
+    return declared_context(catalog().rules_file(str(rules))).name
+
+
+class OneKnockShort(ReferenceImplementation):
+    """tipper's bug 3: the round called blocked after n - 1 passes in a row on an empty
+    boneyard, not n (END-3)."""
+
+    def apply(self, ruleset: JSON, state: JSON, action: JSON) -> JSON:
+        after = super().apply(ruleset, state, action)
+        if (action.get("type") == "pass" and not state["boneyard"] and after["result"] is None
+                and after["passes"] == len(after["hands"]) - 1):
+            st = self.state(ruleset, after).copy()
+            engine._finish(st, BLOCKED, -1)  # its END-3, one pass short
+            after = codec.state_to_json(st)
+        return after
+
+
+def test_a_steered_round_on_a_big_set_follows_a_round_that_ends_blocked(
+        tmp_path: Path) -> None:
+    """4 games (seed 2, three steered; about 0.3 CPU s): 3 rounds end blocked and the pass
+    that ends one a pass early is found, charged END-3. Before: no round blocked, nothing
+    found."""
+    variant = _pub16(tmp_path)
+    report = F.fuzz(F.Target.of(OneKnockShort(), "knock"), [variant], 4, 2,
+                    out=tmp_path / "out", shrink_tries=20)
+    assert report.steered >= 1 and report.blocked >= 1, (report.steered, report.blocked)
+    assert [(g.signature, g.charged) for g in report.groups] == [
+        ("round end: result", ("END-3",))]
+
+
+def test_the_script_is_the_rules_own_round_ending_blocked(tmp_path: Path) -> None:
+    """The moves found are legal at each step of the reference's play from the deal, and
+    that play ends blocked: a round the rules reach, not one made up."""
+    ctx = context(_pub16(tmp_path))
+    rng = random.Random(5)
+    pool = deal_pool(ctx.rules, 3)
+    rng.shuffle(pool)
+    st = deal(ctx.rules, 4, 3, order=pool, scores=[0] * 4, outs=[0] * 4)
+    moves = blocked_script(st, random.Random(1))
+    assert moves
+    for act in moves:
+        assert act in legal_actions(st)
+        perform(st, act)
+    assert st.result is not None and st.result.end == BLOCKED and not st.boneyard

@@ -39,6 +39,7 @@ from mtrain.conformance.fuzz.judge import Disagreement, Probe, compare_deal
 from mtrain.conformance.fuzz.plans import GamePlan
 from mtrain.conformance.fuzz.results import GameResult
 from mtrain.conformance.fuzz.rulesets import Context, context
+from mtrain.conformance.fuzz.steer import blocked_script, scripted
 from mtrain.conformance.fuzz.steps import Position, fatal, no_such_round, play_step, reachable
 from mtrain.conformance.fuzz.totals import prior_totals
 from mtrain.conformance.process import NotApplicable
@@ -186,6 +187,8 @@ def _round(session: Session, ctx: Context, plan: GamePlan, res: GameResult,
         pos.restart(*reachable(ctx, got, st, dealt))
     else:
         pos.cur = got  # the same deal, perhaps written another way: its own JSON goes on
+    if plan.steer and scripted(ctx.unknown, ctx.max_pip):  # (steer.py)
+        pos.script = blocked_script(pos.st, random.Random(f"{plan.seed}:{round_no}:blocked"))
     step = 0
     while pos.st.phase != OVER:
         step += 1

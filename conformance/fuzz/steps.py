@@ -79,6 +79,7 @@ class Position:
     history: list[str] = field(default_factory=list)
     steer: bool = False  # plays steered toward a blocked end (steer.py)
     stand_in: bool = False  # moves its own rules forbid played too (plans.STAND_IN_SHARE)
+    script: list[Action] = field(default_factory=list)  # moves to a blocked end (steer.py)
 
     def probe(self, kind: str, action: str | None = None, clause: str | None = None) -> Probe:
         if not self.follow_impl or identical(self.cur, codec.state_to_json(self.st)):
@@ -99,6 +100,7 @@ class Position:
         """Go on from `cur`, written out as the table later probes start from."""
         self.st, self.cur = st, cur
         self.table, self.deal, self.history = table_of(cur), None, []
+        self.script = []  # (its moves were for the table left)
 def no_such_round(ctx: Context, round_no: int, res: GameResult) -> bool:
     """Whether a refused setup of round `round_no` is a match length of its own deciding
     which rounds exist, as under conform: its deal, or (where the deal cannot tell, as a
@@ -116,8 +118,12 @@ def play_step(session: Session, ctx: Context, pos: Position, res: GameResult,
     ask.begin(pos.cur)
     legal, own_legal = own_rules.on_state(ctx, st, legal_actions)
     bads = illegal_sample(st, legal, rng, foreign=step % FOREIGN_EVERY == 0)
-    act = (legal[0] if len(legal) == 1 else blocking_choice(st, legal, rng) if pos.steer
+    scripted = pos.script.pop(0) if pos.script else None
+    act = (scripted if scripted in legal else legal[0] if len(legal) == 1
+           else blocking_choice(st, legal, rng) if pos.steer
            else legal[rng.randrange(len(legal))])
+    if act != scripted:  # off the script (or none): steered or drawn from here on
+        pos.script = []
     probes = [(_refusals_of(bad, legal), codec.action_to_json(st, bad)) for bad in bads]
     phantom = phantom_play(st, legal) if step % FOREIGN_EVERY == PHANTOM_AT else None
     if phantom is not None:  # a train the table does not have (TRAIN-1)
@@ -151,6 +157,7 @@ def play_step(session: Session, ctx: Context, pos: Position, res: GameResult,
             if act not in both and not pos.stand_in:  # (plans.STAND_IN_SHARE)
                 act = both[rng.randrange(len(both))]
                 act_json = codec.action_to_json(st, act)
+                pos.script = []
         else:
             res.record(compare_legal(ctx, st, legal, answer, None), pos.probe("legal"),
                        round_no, step, n)
@@ -167,6 +174,7 @@ def play_step(session: Session, ctx: Context, pos: Position, res: GameResult,
                                (round_no, step))
         if not cut.found and act not in both and not pos.stand_in:
             act = both[rng.randrange(len(both))]
+            pos.script = []
             act_json = codec.action_to_json(st, act)
     elif error is not None or not same_actions(action_keys(st, legal), answer):
         found = compare_legal(ctx, st, legal, answer, error)
@@ -313,6 +321,7 @@ def _their_move(session: Session, ctx: Context, pos: Position, res: GameResult,
     computed on that state with its reads traced, reads no rule of one's own, the
     round's end too where the move ended the round (_their_end). `at`: the round and
     step."""
+    pos.script = []  # (off the reference's round: its moves no longer fit)
     act = listed[rng.randrange(len(listed))]
     got, error = asked(res, bound(session.asker.apply, ctx, act))
     res.not_judged(own)
