@@ -399,8 +399,9 @@ def print_report(report: FuzzReport, target: Target) -> None:
               " (each not applicable; play went on):")
         for reason, n in _top(report.unsupported):
             print(f"    {n:,} x {reason}")
-    if report.own:
-        print(f"{_count(sum(report.own.values()), 'answer')} decided by rules of its own "
+    if report.own:  # how much of the run its own rules kept from judgement
+        print(f"{report.judged:,} of {_count(report.answered, 'answer')} judged; "
+              f"{sum(report.own.values()):,} decided by rules of its own "
               "(options played `other`), not judged: "
               + ", ".join(f"{o}: {n:,}" for o, n in _top(report.own)))
         for played, n in _top(report.own_differ):
