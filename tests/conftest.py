@@ -292,8 +292,8 @@ while the other waits at the lock (about 70 s of wall time)."""
 
 
 @pytest.fixture(scope="session")
-def corpus_explored(once: Callable[[str, Callable[[], Any]], Any],
-                    tmp_path_factory: pytest.TempPathFactory) -> None:
+def _corpus_explored_once(once: Callable[[str, Callable[[], Any]], Any],
+                          tmp_path_factory: pytest.TempPathFactory) -> CorpusEntries:
     """The shipped corpus's scope check (`mtrain lint`'s), run once per run: it explores
     every fixture's partition of the option space (about 70 CPU s cold; 105 -> 2.7 CPU s
     for the lint's test alone warm, session 51: a fixture the kept cache holds is not
@@ -303,21 +303,73 @@ def corpus_explored(once: Callable[[str, Callable[[], Any]], Any],
     The corpus is explored once, not once by the lint and again by the first identify of
     each worker; in CORPUS_PARTS parts, a worker starting with a part of its own (by its
     number) and then taking or reading the others."""
-    root = _run_root(tmp_path_factory)
-
-    def explore(part: int) -> bool:
-        from mtrain.conformance.fixture import load_corpus
-
-        fixtures, errors = load_corpus()
-        assert not errors, errors[:1]
-        explore_corpus_part(fixtures, part, CORPUS_PARTS, root / "corpus-explored-save.lock")
-        return True
-
+    entries = CorpusEntries(_run_root(tmp_path_factory) / "corpus-explored-save.lock")
     worker = os.environ.get("PYTEST_XDIST_WORKER", "gw0")
     first = int(worker[2:]) if worker[2:].isdigit() else 0
     for k in range(CORPUS_PARTS):
         part = (first + k) % CORPUS_PARTS
-        once(f"corpus-explored-{part}-of-{CORPUS_PARTS}", functools.partial(explore, part))
+        once(f"corpus-explored-{part}-of-{CORPUS_PARTS}",
+             functools.partial(entries.explore, part))
+    return entries
+
+
+@pytest.fixture
+def corpus_explored(_corpus_explored_once: CorpusEntries) -> None:
+    """The corpus explored once per run (_corpus_explored_once), and its two entries still
+    in the cache as the test starts (CorpusEntries.restore): the cache keeps a few entries
+    of each kind, and the tests that identify under rule-set files of their own each write
+    identify's pieces under a name of their own, which pushed the corpus's out (session 57
+    at CI: the next identify of the corpus in a new process explored it all again, 190
+    CPU s in test_reliability_runs)."""
+    _corpus_explored_once.restore()
+
+
+class CorpusEntries:
+    """The shipped corpus's scope checks and identify's pieces in the run's cache: its
+    `explore` makes a part of them, `restore` puts back the whole when the cache pruned
+    either entry (cache.prune: the least recently written go)."""
+
+    def __init__(self, lock: Path, corpus: Callable[[], Sequence[Fixture]] | None = None
+                 ) -> None:
+        self.lock = lock
+        self._fixtures = corpus or _shipped_corpus
+        # named once, as the run starts: a test's rule-set files name other entries
+        self.names = corpus_entry_names()
+
+    def explore(self, part: int) -> bool:
+        explore_corpus_part(self._fixtures(), part, CORPUS_PARTS, self.lock)
+        return True
+
+    def restore(self) -> int:
+        """How many parts were made again (0: both entries are there, two file looks)."""
+        from mtrain.spec import cache
+
+        base = cache.folder()
+        if base is None or all((base / name).is_file() for name in self.names):
+            return 0
+        fixtures = self._fixtures()
+        for part in range(CORPUS_PARTS):  # what the cache still holds is not made again
+            explore_corpus_part(fixtures, part, CORPUS_PARTS, self.lock)
+        return CORPUS_PARTS
+
+
+def _shipped_corpus() -> list[Fixture]:
+    from mtrain.conformance.fixture import load_corpus
+
+    fixtures, errors = load_corpus()
+    assert not errors, errors[:1]
+    return list(fixtures)
+
+
+def corpus_entry_names() -> tuple[str, str]:
+    """The corpus's two entries in the cache, each as KIND/NAME."""
+    from mtrain.conformance.identify import cells
+    from mtrain.conformance.lint.scopes import ScopeCache
+    from mtrain.spec.scope import Space
+
+    space = Space()
+    return (f"{ScopeCache.KIND}/{ScopeCache.entry_name(space)}",
+            f"{cells.KIND}/{cells._entry_name(space)}")
 
 
 def explore_corpus_part(fixtures: Sequence[Fixture], part: int, parts: int, lock: Path

@@ -27,12 +27,17 @@ SPACE = Space()
 
 
 @pytest.fixture(scope="module")
-def corpus(corpus_explored: None) -> list[Fixture]:
-    """The corpus, its partitions explored once per run (tests/conftest.py
-    `corpus_explored`) and kept in the run's cache, where identify reads them."""
+def _corpus() -> list[Fixture]:
     fixtures, errors = load_corpus()
     assert not errors
     return fixtures
+
+
+@pytest.fixture
+def corpus(_corpus: list[Fixture], corpus_explored: None) -> list[Fixture]:
+    """The corpus, its partitions explored once per run (tests/conftest.py
+    `corpus_explored`) and kept in the run's cache, where identify reads them."""
+    return _corpus
 
 
 # Every set a rule set can be played on: double-15 through its overlay's table, double-6

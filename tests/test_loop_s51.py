@@ -13,11 +13,19 @@ changed."""
 from __future__ import annotations
 
 import dataclasses
+import os
+import time
 from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import KEPT_CACHE, _tests_cache, explore_corpus_part
+from conftest import (
+    CORPUS_PARTS,
+    KEPT_CACHE,
+    CorpusEntries,
+    _tests_cache,
+    explore_corpus_part,
+)
 
 from mtrain.conformance.fixture import FIXTURE_ROOT, load_corpus
 from mtrain.spec import cache
@@ -118,3 +126,34 @@ def test_the_corpus_explored_warm_explores_nothing_and_reads_what_it_explored_co
     assert explore_corpus_part(changed, 1, 2, lock) == 1
     assert explore_corpus_part(changed, 0, 2, lock) == 1
     assert scopes.fixture_digest(changed[2]) in set(kept()[0]) & set(kept()[1])
+
+
+def test_the_corpus_explored_is_put_back_when_the_cache_pruned_it(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The cache keeps 4 entries of identify's pieces (cells.py), and each test that
+    identifies under rule-set files of its own writes one under a name of its own: the
+    corpus's, written first, went (a later identify of the corpus in a new process then
+    explored it all again: 190 CPU s at session 57's CI). corpus_explored puts it back."""
+    from mtrain.conformance.identify import cells
+
+    monkeypatch.setenv(cache.CACHE_ENV, str(tmp_path / "cache"))  # empty: not the run's
+    monkeypatch.setenv("MTRAIN_TESTS_EXPLORE", "1")
+    markers, errors = load_corpus(FIXTURE_ROOT / "markers")
+    assert not errors
+    entries = CorpusEntries(tmp_path / "save.lock", lambda: markers[:2])
+    for part in range(CORPUS_PARTS):
+        entries.explore(part)
+    kept = [tmp_path / "cache" / name for name in entries.names]
+
+    def contents() -> list[bytes]:
+        return [path.read_bytes() for path in kept]
+
+    made = contents()
+    assert entries.restore() == 0  # both there: nothing made
+    for path in kept:  # written before the others below
+        os.utime(path, (time.time() - 3600,) * 2)
+    for k in range(4):  # as four identifies under rule-set files of their own write theirs
+        cache.write(cells.KIND, f"rule-set-files-{k}.json", {}, keep=4)
+    assert not kept[1].is_file() and kept[0].is_file()
+    assert entries.restore() == CORPUS_PARTS
+    assert contents() == made
