@@ -1,0 +1,256 @@
+"""Rule bugs of a twenty-ninth reading, written at the options the earlier readings read
+least (own-train-first, the order of several doubles, starter-opens-mexican, the rotating
+start with a holder) and at the round's edges (the tile after a double as the last in
+hand, the boneyard's last tile, an empty train at a pass).
+
+Own train first (TRAIN-7): an empty train read as closed to everyone but its owner, marked
+or not (TRAIN-7, TRAIN-4); a player who cannot start their train passing without a draw
+(TRAIN-7, TURN-2); an own train holding only a double read as not yet started, so the tile
+after it stays there (TRAIN-7, DBL-2); an unstarted train offered beside a duty, as a way
+out of covering (TRAIN-7, DBL-6). Several open doubles: under oldest-first the newer of two
+doubles laid in one turn closed to the tile after them (DBL-7, DBL-2), and the oldest
+double of an earlier turn binding only a player who can cover it (DBL-7, DBL-6). The first
+turns: under starter-opens-mexican a non-starter whose own train holds a tile let onto the
+Mexican Train during their first turn, FIRST-10's condition read into FIRST-9 (FIRST-9,
+FIRST-10); under the rotating start the engine's holder losing their first turn by placing
+it, SEAT-4's "placing it counted as a turn" read into SEAT-3 (SEAT-3, FIRST-6, ENG-3). The
+round's edges: going out with the tile after a double not noticed (END-1, DBL-1); under
+nobody-can-play a draw of the boneyard's last tile, unplayable, ending a blocked round at
+once, the drawer's pass and marker skipped (END-2, TURN-4); a pass on an own train still
+empty raising no marker, as if only a started train could carry one (MARK-1, TURN-4).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+from mtrain.conformance.mutants import originals as ref
+from mtrain.conformance.mutants.implementation import Mutant
+from mtrain.reference import deal as deal_module
+from mtrain.reference.engine import BLOCKED, DRAW, ENGINE, FOLLOW, PASS, START, Action, State
+from mtrain.reference.rules import FOLLOW_ANYWHERE, Rules
+from mtrain.spec import tiles as T
+
+# --- own train first ------------------------------------------------------------------------
+
+
+def _empty_trains_closed(state: State, seat: int, all_marked: bool = False,
+                         first_turns_over: bool = False) -> list[int]:
+    """TRAIN-7 read as "every train is started by its owner": under own-train-first another
+    player's empty train is closed, marked or not."""
+    out = ref.open_trains(state, seat, all_marked, first_turns_over)
+    if not state.rules.own_train_first:
+        return out
+    trains, mex = state.trains, state.players
+    return [t for t in out if t in (seat, mex) or trains[t]]
+
+
+def _unstarted_passes(state: State) -> list[Action]:
+    """TRAIN-7 read as a turn's end: under own-train-first a player whose own train is empty
+    and who cannot start it passes without drawing."""
+    out = ref.legal_actions(state)
+    if (out == [DRAW] and state.phase == START and not state.trains[state.seat]
+            and state.rules.own_train_first):
+        return [PASS]
+    return out
+
+
+def _own_train_beside_duty(state: State) -> list[int]:
+    """TRAIN-7 and DBL-6 both offered: under own-train-first a player bound to cover a double
+    elsewhere may start their own empty train instead."""
+    out = ref.playable_trains(state)
+    seat = state.seat
+    if (state.phase == START and state.open_doubles and seat not in out
+            and not state.trains[seat] and state.rules.own_train_first
+            and ref.duties(state)):
+        return [*out, seat]
+    return out
+
+
+# --- several open doubles -------------------------------------------------------------------
+
+
+def _oldest_first_within_turn(state: State) -> list[int]:
+    """DBL-7 read into a turn: under oldest-first the tile after two doubles laid in one turn
+    may not cover the newer before the older."""
+    out = ref.playable_trains(state)
+    laid = state.turn_doubles
+    rules = state.rules
+    if state.phase != FOLLOW or len(laid) < 2 or rules.follow != FOLLOW_ANYWHERE:
+        return out
+    if not rules.oldest_first:
+        return out
+    newer = laid[1:]
+    return [t for t in out if t not in newer]
+
+
+_ANY_ORDER: dict[int, Rules] = {}
+
+
+def _any_order(rules: Rules) -> Rules:
+    found = _ANY_ORDER.get(id(rules))
+    if found is None:
+        found = _ANY_ORDER[id(rules)] = dataclasses.replace(rules, oldest_first=False)
+    return found
+
+
+def _oldest_first_when_coverable(state: State, first_turns_over: bool = False) -> list[int]:
+    """DBL-7 read as "cover the oldest if you can": under oldest-first a player holding no
+    cover for the oldest open double may cover any of the newer ones."""
+    out = ref.duties(state, first_turns_over)
+    rules = state.rules
+    if len(out) != 1 or not rules.oldest_first:
+        return out
+    hand, mask = state.hands[state.seat], rules.number_mask
+    if hand & mask[state.ends[out[0]]]:
+        return out
+    state.rules = _any_order(rules)
+    try:
+        return ref.duties(state, first_turns_over)
+    finally:
+        state.rules = rules
+
+
+# --- the first turns ------------------------------------------------------------------------
+
+
+def _starter_only_lifted_by_own_train(state: State, seat: int, all_marked: bool = False,
+                                      first_turns_over: bool = False) -> list[int]:
+    """FIRST-10's condition read into FIRST-9: under starter-opens-mexican a player whose own
+    train holds a tile may open the Mexican Train on their first turn, starter or not."""
+    out = ref.open_trains(state, seat, all_marked, first_turns_over)
+    mex = state.players
+    if (mex not in out and state.trains[seat] and not state.trains[mex]
+            and state.rules.starter_only_mexican):
+        out.insert(1, mex)
+    return out
+
+
+def _rotate_placer_loses_first_turn(state: State, holder: int) -> None:
+    """SEAT-4's "placing it counted as a turn" read into SEAT-3: under the rotating start
+    the holder who places the engine has had their first turn."""
+    ref.place_engine(state, holder)
+    rules = state.rules
+    if (holder >= 0 and rules.holder_lays and not rules.engine_holder_starts
+            and not rules.after_engine_starts and not rules.highest_draw_starts):
+        state.first_pending &= ~(1 << holder)
+
+
+_DEAL = deal_module.deal  # the reference's, bound before any swap
+
+
+def _replacement_to_starter(rules: Rules, players: int, round_no: int = 1,
+                            **kw: Any) -> State:
+    """ENG-5's replacement read as the first player's draw: under engine-holder-draws with
+    a start other than the holder's or the seat after it, the round's starter draws it."""
+    order = kw.get("order")
+    if (not rules.holder_draws or rules.engine_holder_starts or rules.after_engine_starts
+            or order is None):
+        return _DEAL(rules, players, round_no, **kw)
+    st = _DEAL(dataclasses.replace(rules, holder_draws=False), players, round_no, **kw)
+    st.rules = rules
+    dealt = order[:players * rules.ruleset.hand_size(players)]
+    if T.DOUBLE[st.engine] in dealt and st.boneyard:
+        st.hands[st.starter] |= T.BIT[st.boneyard.pop(0)]  # the replacement, misplaced
+    return st
+
+
+# --- the round's edges ----------------------------------------------------------------------
+
+
+def _follow_up_out_missed(state: State, tile: int, train: int) -> None:
+    """END-1 checked for a turn's first tile only: a player who lays their last tile after a
+    double (the follow-up) is not seen to go out; their turn just ends."""
+    follow = state.phase == FOLLOW
+    scores, outs = state.scores[:], state.outs[:]
+    ref.play(state, tile, train)
+    if not follow or state.result is None or T.IS_DOUBLE[tile]:
+        return
+    state.scores[:], state.outs[:] = scores, outs
+    state.result = None
+    state.phase = FOLLOW  # as it was, so that the turn ends as a follow-up's does
+    ref.end_turn(state)
+
+
+def _last_draw_blocks(state: State) -> None:
+    """END-2 asked as the boneyard's last tile is drawn: under nobody-can-play an unplayable
+    last draw ends a blocked round at once, before the drawer passes and marks."""
+    engine_phase = state.phase == ENGINE
+    ref.draw(state)
+    if engine_phase or state.boneyard or state.rules.passes_end_round:
+        return
+    if ref.legal_actions(state) == [PASS] and ref.nobody_can_ever_play(state):
+        ref.finish(state, BLOCKED, -1)
+
+
+def _empty_train_unmarked(state: State, action: Action) -> None:
+    """MARK-1 read as a marker on a train's last tile: a pass leaves an own train that is
+    still empty unmarked."""
+    seat = state.seat
+    empty = action.kind == "pass" and not state.trains[seat]
+    up = state.markers >> seat & 1
+    ref.perform(state, action)
+    if empty and not up:
+        state.markers &= ~(1 << seat)
+
+
+TWENTY_NINTH_READING: tuple[Mutant, ...] = (
+    Mutant("mut29-own-train-first-closes-empty-trains",
+           "Under own-train-first another player's empty train is closed, marked or not: "
+           "only its owner may start it", ("TRAIN-7", "TRAIN-4"),
+           "open_trains swapped: other players' empty trains dropped under own-train-first",
+           patches={"open_trains": _empty_trains_closed}),
+    Mutant("mut29-own-train-first-stuck-passes",
+           "Under own-train-first a player who cannot start their own train passes without "
+           "drawing", ("TRAIN-7", "TURN-2"),
+           "legal_actions swapped: [draw] becomes [pass] while the own train is empty",
+           patches={"legal_actions": _unstarted_passes}),
+    Mutant("mut29-own-train-first-start-beside-duty",
+           "Under own-train-first a player bound to cover an open double elsewhere may start "
+           "their own empty train instead", ("TRAIN-7", "DBL-6"),
+           "playable_trains swapped: the empty own train added beside the duties",
+           patches={"playable_trains": _own_train_beside_duty}),
+    Mutant("mut29-oldest-first-within-turn",
+           "Under oldest-first the tile after two doubles laid in one turn may not cover the "
+           "newer one before the older", ("DBL-7", "DBL-2"),
+           "playable_trains swapped: the turn's newer doubles dropped from a follow-up",
+           patches={"playable_trains": _oldest_first_within_turn}),
+    Mutant("mut29-oldest-first-when-coverable",
+           "Under oldest-first a player holding no cover for the oldest open double may cover "
+           "a newer one", ("DBL-7", "DBL-6"),
+           "duties swapped: every open double binds when the oldest cannot be covered",
+           patches={"duties": _oldest_first_when_coverable}),
+    Mutant("mut29-starter-only-lifted-by-own-train",
+           "Under starter-opens-mexican a player whose own train holds a tile may open the "
+           "Mexican Train on their first turn, starter or not", ("FIRST-9", "FIRST-10"),
+           "open_trains swapped: the empty Mexican Train added once the own train holds a "
+           "tile", patches={"open_trains": _starter_only_lifted_by_own_train}),
+    Mutant("mut29-rotate-placer-loses-first-turn",
+           "Under the rotating start the holder who places the engine has had their first "
+           "turn: they play an ordinary turn when their seat comes",
+           ("SEAT-3", "FIRST-6", "ENG-3"),
+           "_place_engine swapped: the placer's first turn cleared under the rotating start",
+           patches={"_place_engine": _rotate_placer_loses_first_turn}),
+    Mutant("mut29-replacement-to-starter",
+           "Under engine-holder-draws the replacement for the engine is drawn by the round's "
+           "starter when another seat placed the engine", ("ENG-5", "SEAT-3"),
+           "deal swapped: dealt without the replacement, then the starter draws it",
+           patches={"deal": _replacement_to_starter}),
+    Mutant("mut29-follow-up-out-missed",
+           "Going out with the tile after a double is not noticed: the turn ends and the "
+           "round goes on", ("END-1", "DBL-1"),
+           "_play swapped: a follow-up's last tile ends the turn, the finish undone",
+           patches={"_play": _follow_up_out_missed}),
+    Mutant("mut29-last-draw-blocks-at-once",
+           "Under nobody-can-play an unplayable draw of the boneyard's last tile ends a "
+           "blocked round at once: the drawer neither passes nor marks", ("END-2", "TURN-4"),
+           "_draw swapped: END-2 asked after a draw that empties the boneyard",
+           patches={"_draw": _last_draw_blocks}),
+    Mutant("mut29-empty-train-unmarked",
+           "A pass leaves a player's own train unmarked while it is still empty: only a "
+           "started train carries a marker", ("MARK-1", "TURN-4"),
+           "perform swapped: no marker for a pass on an empty own train",
+           patches={"perform": _empty_train_unmarked}),
+)
+
