@@ -1,23 +1,27 @@
 """Rule bugs of a twenty-ninth reading, written at the options the earlier readings read
 least (own-train-first, the order of several doubles, starter-opens-mexican, the rotating
-start with a holder) and at the round's edges (the tile after a double as the last in
-hand, the boneyard's last tile, an empty train at a pass).
+start and engine-holder-draws, ordinary doubles, the tie rule's outs) and at the round's
+edges (the tile after a double as the last in hand, the boneyard's last tile, an empty
+train at a pass).
 
-Own train first (TRAIN-7): an empty train read as closed to everyone but its owner, marked
-or not (TRAIN-7, TRAIN-4); a player who cannot start their train passing without a draw
-(TRAIN-7, TURN-2); an own train holding only a double read as not yet started, so the tile
-after it stays there (TRAIN-7, DBL-2); an unstarted train offered beside a duty, as a way
+Own train first (TRAIN-7): another player's empty train read as closed to everyone but its
+owner, marked or not (TRAIN-7, TRAIN-4); a player who cannot start their train passing
+without a draw (TRAIN-7, TURN-2); an unstarted own train offered beside a duty, as a way
 out of covering (TRAIN-7, DBL-6). Several open doubles: under oldest-first the newer of two
 doubles laid in one turn closed to the tile after them (DBL-7, DBL-2), and the oldest
 double of an earlier turn binding only a player who can cover it (DBL-7, DBL-6). The first
-turns: under starter-opens-mexican a non-starter whose own train holds a tile let onto the
-Mexican Train during their first turn, FIRST-10's condition read into FIRST-9 (FIRST-9,
-FIRST-10); under the rotating start the engine's holder losing their first turn by placing
-it, SEAT-4's "placing it counted as a turn" read into SEAT-3 (SEAT-3, FIRST-6, ENG-3). The
-round's edges: going out with the tile after a double not noticed (END-1, DBL-1); under
-nobody-can-play a draw of the boneyard's last tile, unplayable, ending a blocked round at
-once, the drawer's pass and marker skipped (END-2, TURN-4); a pass on an own train still
-empty raising no marker, as if only a started train could carry one (MARK-1, TURN-4).
+turns and the deal: under starter-opens-mexican a non-starter whose own train holds a tile
+let onto the Mexican Train during their first turn, FIRST-10's condition read into FIRST-9
+(FIRST-9, FIRST-10); under the rotating start the engine's holder losing their first turn
+by placing it, SEAT-4's "placing it counted as a turn" read into SEAT-3 (SEAT-3, FIRST-6,
+ENG-3); under engine-holder-draws with another seat starting, the replacement drawn by the
+starter (ENG-5, SEAT-3). Doubles and the match: under ordinary doubles a double still
+asking for a follow-up, though left closed (DBL-11, DBL-1); outs counted only under
+most-outs, the one tie rule that reads them (MATCH-5). The round's edges: going out with
+the tile after a double not noticed (END-1, DBL-1); under nobody-can-play a draw of the
+boneyard's last tile, unplayable, ending a blocked round at once, the drawer's pass and
+marker skipped (END-2, TURN-4); a pass on an own train still empty raising no marker, as if
+only a started train could carry one (MARK-1, TURN-4, FIRST-3).
 """
 
 from __future__ import annotations
@@ -28,7 +32,17 @@ from typing import Any
 from mtrain.conformance.mutants import originals as ref
 from mtrain.conformance.mutants.implementation import Mutant
 from mtrain.reference import deal as deal_module
-from mtrain.reference.engine import BLOCKED, DRAW, ENGINE, FOLLOW, PASS, START, Action, State
+from mtrain.reference.engine import (
+    BLOCKED,
+    CHAIN,
+    DRAW,
+    ENGINE,
+    FOLLOW,
+    PASS,
+    START,
+    Action,
+    State,
+)
 from mtrain.reference.rules import FOLLOW_ANYWHERE, Rules
 from mtrain.spec import tiles as T
 
@@ -156,6 +170,44 @@ def _replacement_to_starter(rules: Rules, players: int, round_no: int = 1,
     return st
 
 
+# --- doubles and the match ------------------------------------------------------------------
+
+_OPENING: dict[int, Rules] = {}
+
+
+def _opening(rules: Rules) -> Rules:
+    found = _OPENING.get(id(rules))
+    if found is None:
+        found = _OPENING[id(rules)] = dataclasses.replace(rules, ordinary_doubles=False)
+    return found
+
+
+def _ordinary_double_follows(state: State, tile: int, train: int) -> None:
+    """DBL-11 read as "a double need not be covered": under ordinary doubles a double laid
+    outside a first-turn chain still asks for a follow-up tile (DBL-1), but opens nothing."""
+    rules = state.rules
+    extra = (T.IS_DOUBLE[tile] and state.phase != CHAIN and not ref.chain_start(state)
+             and rules.ordinary_doubles)
+    if not extra:
+        ref.play(state, tile, train)
+        return
+    state.rules = _opening(rules)
+    try:
+        ref.play(state, tile, train)
+    finally:
+        state.rules = rules
+    if state.phase == FOLLOW and train in state.open_doubles:
+        state.open_doubles.remove(train)  # the follow-up asked, the double not left open
+
+
+def _outs_for_most_outs_only(state: State, end: str, winner: int) -> None:
+    """MATCH-5's count kept only where the tie rule reads it: under the other tie rules a
+    round gone out is not counted among the winner's outs."""
+    ref.finish(state, end, winner)
+    if winner >= 0 and not state.rules.tie_most_outs:
+        state.outs[winner] -= 1
+
+
 # --- the round's edges ----------------------------------------------------------------------
 
 
@@ -237,6 +289,16 @@ TWENTY_NINTH_READING: tuple[Mutant, ...] = (
            "starter when another seat placed the engine", ("ENG-5", "SEAT-3"),
            "deal swapped: dealt without the replacement, then the starter draws it",
            patches={"deal": _replacement_to_starter}),
+    Mutant("mut29-ordinary-double-follows",
+           "Under ordinary doubles a double still asks for a follow-up tile, though it is not "
+           "left open", ("DBL-11", "DBL-1", "TURN-6"),
+           "_play swapped: a double laid as under open doubles, then taken off the open list",
+           patches={"_play": _ordinary_double_follows}),
+    Mutant("mut29-outs-for-most-outs-only",
+           "Rounds gone out are counted only under tie-most-outs: under the other tie rules "
+           "the outs stay 0", ("MATCH-5",),
+           "_finish swapped: the winner's out taken back unless the tie rule is most-outs",
+           patches={"_finish": _outs_for_most_outs_only}),
     Mutant("mut29-follow-up-out-missed",
            "Going out with the tile after a double is not noticed: the turn ends and the "
            "round goes on", ("END-1", "DBL-1"),
@@ -249,8 +311,61 @@ TWENTY_NINTH_READING: tuple[Mutant, ...] = (
            patches={"_draw": _last_draw_blocks}),
     Mutant("mut29-empty-train-unmarked",
            "A pass leaves a player's own train unmarked while it is still empty: only a "
-           "started train carries a marker", ("MARK-1", "TURN-4"),
+           "started train carries a marker", ("MARK-1", "TURN-4", "FIRST-3"),
            "perform swapped: no marker for a pass on an empty own train",
            patches={"perform": _empty_train_unmarked}),
 )
 
+"""The twenty-ninth reading: 13 rule bugs, none a mutant of the catalogue (names,
+descriptions and what each changes checked against the twenty-eight readings before it;
+the nearest are other slips: own-train-first-ignored, own-train-before-duty and
+mut13-drawn-tile-skips-own-train-first misread the owner's own moves under TRAIN-7,
+mut29-own-train-first-closes-empty-trains the others' moves onto an empty train;
+single-start-stuck-marks-at-once passes without a draw on a single-tile first turn,
+mut29-own-train-first-stuck-passes on every turn the own train is empty; own-train-before-
+duty bars the cover, mut29-own-train-first-start-beside-duty offers the own train beside it;
+oldest-first-ignored, newest-double-first and the by-train and by-number readings order the
+doubles of earlier turns, mut29-oldest-first-within-turn orders a turn's own, and
+mut29-oldest-first-when-coverable lets the order go when the oldest cannot be covered;
+mut16-starter-only-waits-for-own-train adds FIRST-10's condition to FIRST-9,
+mut29-starter-only-lifted-by-own-train lets it lift FIRST-9; after-engine-holder-loses-
+first-turn and placing-engine-is-first-turn spend the placer's first turn under after-engine
+and engine-holder, mut29-rotate-placer-loses-first-turn under the rotating start;
+mut17-replacement-to-next-seat gives the replacement to the seat after the holder,
+mut29-replacement-to-starter to the round's starter; ordinary-doubles-ignored and
+mut23-ordinary-double-on-mexican-opens keep the double open, mut29-ordinary-double-follows
+keeps only its follow-up; outs-not-counted holds under every tie rule, mut29-outs-for-most-
+outs-only under all but most-outs; domino-on-double-missed and chain-out-at-turn-end miss an
+out on a double or in a chain, mut29-follow-up-out-missed on the tile after a double;
+stuck-player-ends-round and blocking-pass-unmarked end the round with a pass,
+mut29-last-draw-blocks-at-once before it, at the draw; first-turn-pass-unmarked and
+mut28-dry-pass-unmarked skip a pagat first turn's or a dry boneyard's marker,
+mut29-empty-train-unmarked every pass on an empty own train).
+
+Written and not kept. Unreachable: an own train holding a lone double read as not yet
+started (TRAIN-7): a train's first tile matches the engine's number, and the double of that
+number is the engine, so no train starts with a double. Killed only as an error: the engine
+set aside under ENG-2 but left among the tiles to deal; a fixture gives the deal's order,
+which lacks the engine, so such an engine shows its bug only on a shuffle of its own, and on
+a given order refuses it (no clause charged). Impossible under the option space: the heaviest
+tile weighed with the engine, read before a search or before the holder's replacement
+(heaviest-in-hand requires set-aside: no hand holds the engine, nobody searches or draws for
+it). Already in the catalogue: the Mexican Train's double covered last under oldest-first
+(mut18-oldest-first-skips-mexican-double), the draw that empties the boneyard counted as a
+pass (mut24-emptying-draw-counts-a-pass), a failed follow-up drawing once under
+draw-until-playable (follow-draws-once-until-playable), the starter-only seat read as the
+engine's holder or the rotation's (starter-only-means-engine-holder,
+mut15-starter-only-means-rotation-seat), the lowest seat ignored under single-round
+(lowest-seat-ignored-in-single-round).
+
+Measured on the corpus before any fixture was added for them (2026-12-07, `mtrain mutants
+-m mut29-... --need 2`, 3,096 passing runs): 10 of 13 killed, the fewest killers 0, and
+mut29-starter-only-lifted-by-own-train killed by one fixture; the survivors wanted another
+player's empty marked train under own-train-first, a duty beside an own train still empty,
+and a dealt engine's replacement under engine-holder-draws with a start not the holder's,
+which no fixture laid out. With the seven fixtures of conformance/fixtures/mutants/
+twenty-ninth-reading.yaml, worked by hand, every one is killed by two fixtures or more
+(3,117 runs); blame charged 11 of 13 to a clause they break, and 13 of 13 once a field that
+shows a round ended early (the drawn tile cleared at the boneyard's last draw) was charged
+to the round's end and hands sharing the deal's tiles otherwise, under engine-holder-draws,
+to ENG-5 (conformance/attribution.py)."""
