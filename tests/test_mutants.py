@@ -2075,6 +2075,7 @@ OUTSIDE_KILLED_BY: dict[str, str] = {
     "mut29-own-train-first-start-beside-duty": "mut29-ownfirst-003",
     "mut29-oldest-first-within-turn": "doubles-027",
     "mut29-oldest-first-when-coverable": "doubles-051",
+    "mut29-drawn-tile-never-opens-mexican": "first-027",
     "mut29-starter-only-lifted-by-own-train": "mut29-starter-001",
     "mut29-rotate-placer-loses-first-turn": "search-001",
     "mut29-replacement-to-starter": "mut29-replace-001",

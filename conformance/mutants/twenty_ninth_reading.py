@@ -126,6 +126,16 @@ def _oldest_first_when_coverable(state: State, first_turns_over: bool = False) -
         state.rules = rules
 
 
+def _drawn_tile_never_opens_mexican(state: State) -> list[int]:
+    """TURN-3 read with the Mexican Train's opening as a choice made from the hand: a drawn
+    tile may go on the Mexican Train only once it is open."""
+    out = ref.playable_trains(state)
+    mex = state.players
+    if state.drawn >= 0 and mex in out and not state.trains[mex]:
+        return [t for t in out if t != mex]
+    return out
+
+
 # --- the first turns ------------------------------------------------------------------------
 
 
@@ -273,6 +283,11 @@ TWENTY_NINTH_READING: tuple[Mutant, ...] = (
            "a newer one", ("DBL-7", "DBL-6"),
            "duties swapped: every open double binds when the oldest cannot be covered",
            patches={"duties": _oldest_first_when_coverable}),
+    Mutant("mut29-drawn-tile-never-opens-mexican",
+           "A drawn tile may not open the Mexican Train: only a tile from the hand opens it",
+           ("TURN-3", "TRAIN-5", "FIRST-8"),
+           "playable_trains swapped: the empty Mexican Train dropped after a draw",
+           patches={"playable_trains": _drawn_tile_never_opens_mexican}),
     Mutant("mut29-starter-only-lifted-by-own-train",
            "Under starter-opens-mexican a player whose own train holds a tile may open the "
            "Mexican Train on their first turn, starter or not", ("FIRST-9", "FIRST-10"),
