@@ -261,12 +261,12 @@ def test_most_mutants_are_charged_to_the_clause_they_break(corpus_blame: list[Bl
     _reading_holds(found, twenty_eighth, 16, 16)
     # The twenty-ninth reading (own-train-first's empty trains, stuck passes and duties,
     # oldest-first within a turn and only when coverable, a drawn tile kept off the empty
-    # Mexican Train, starter-only lifted by the own train, the rotating start's placer and the replacement drawn by the starter, a
-    # double that follows under ordinary doubles, outs kept for most-outs alone, a
-    # follow-up's out, the boneyard's last draw, an empty train's marker): 12 of 14 when
-    # it landed, 14 of 14 (2026-12-07, `mtrain mutants -m ... --blame`) once a field that
-    # shows a round ended early is charged to the round's end and a replacement drawn by
-    # the wrong seat to ENG-5.
+    # Mexican Train, starter-only lifted by the own train, the rotating start's placer and
+    # the replacement drawn by the starter, a double that follows under ordinary doubles,
+    # outs kept for most-outs alone, a follow-up's out, the boneyard's last draw, an empty
+    # train's marker): 12 of 14 when it landed, 14 of 14 (2026-12-07, `mtrain mutants -m
+    # ... --blame`) once a field that shows a round ended early is charged to the round's
+    # end and a replacement drawn by the wrong seat to ENG-5.
     _reading_holds(found, twenty_ninth, 14, 14)
 
 

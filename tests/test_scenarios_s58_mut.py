@@ -8,8 +8,8 @@ the Mexican Train still closed.
 Each holds under the reference and kills the mutant of the twenty-ninth reading
 (conformance/mutants/twenty_ninth_reading.py) written beside it. The pairs were measured
 with `mtrain mutants -m mut29-...` (2026-12-07); with these fixtures the reading went from
-10 of 13 killed (fewest killers 0: mut29-own-train-first-closes-empty-trains,
-mut29-own-train-first-start-beside-duty and mut29-replacement-to-starter) to 13 of 13
+11 of 14 killed (fewest killers 0: mut29-own-train-first-closes-empty-trains,
+mut29-own-train-first-start-beside-duty and mut29-replacement-to-starter) to 14 of 14
 (fewest 2).
 """
 

@@ -14,14 +14,16 @@ turns and the deal: under starter-opens-mexican a non-starter whose own train ho
 let onto the Mexican Train during their first turn, FIRST-10's condition read into FIRST-9
 (FIRST-9, FIRST-10); under the rotating start the engine's holder losing their first turn
 by placing it, SEAT-4's "placing it counted as a turn" read into SEAT-3 (SEAT-3, FIRST-6,
-ENG-3); under engine-holder-draws with another seat starting, the replacement drawn by the
-starter (ENG-5, SEAT-3). Doubles and the match: under ordinary doubles a double still
-asking for a follow-up, though left closed (DBL-11, DBL-1); outs counted only under
-most-outs, the one tie rule that reads them (MATCH-5). The round's edges: going out with
-the tile after a double not noticed (END-1, DBL-1); under nobody-can-play a draw of the
-boneyard's last tile, unplayable, ending a blocked round at once, the drawer's pass and
-marker skipped (END-2, TURN-4); a pass on an own train still empty raising no marker, as if
-only a started train could carry one (MARK-1, TURN-4, FIRST-3).
+ENG-3); a drawn tile kept off the empty Mexican Train, its opening taken for a choice made
+from the hand (TURN-3, TRAIN-5, FIRST-8); under engine-holder-draws with another seat
+starting, the replacement drawn by the starter (ENG-5, SEAT-3). Doubles and the match:
+under ordinary doubles a double still asking for a follow-up, though left closed (DBL-11,
+DBL-1); outs counted only under most-outs, the one tie rule that reads them (MATCH-5). The
+round's edges: going out with the tile after a double not noticed (END-1, DBL-1); under
+nobody-can-play a draw of the boneyard's last tile, unplayable, ending a blocked round at
+once, the drawer's pass and marker skipped (END-2, TURN-4); a pass on an own train still
+empty raising no marker, as if only a started train could carry one (MARK-1, TURN-4,
+FIRST-3).
 """
 
 from __future__ import annotations
@@ -331,7 +333,7 @@ TWENTY_NINTH_READING: tuple[Mutant, ...] = (
            patches={"perform": _empty_train_unmarked}),
 )
 
-"""The twenty-ninth reading: 13 rule bugs, none a mutant of the catalogue (names,
+"""The twenty-ninth reading: 14 rule bugs, none a mutant of the catalogue (names,
 descriptions and what each changes checked against the twenty-eight readings before it;
 the nearest are other slips: own-train-first-ignored, own-train-before-duty and
 mut13-drawn-tile-skips-own-train-first misread the owner's own moves under TRAIN-7,
@@ -342,6 +344,9 @@ duty bars the cover, mut29-own-train-first-start-beside-duty offers the own trai
 oldest-first-ignored, newest-double-first and the by-train and by-number readings order the
 doubles of earlier turns, mut29-oldest-first-within-turn orders a turn's own, and
 mut29-oldest-first-when-coverable lets the order go when the oldest cannot be covered;
+mut13-drawn-tile-opens-mexican and mut13-drawn-tile-skips-own-train-first let a drawn tile
+open the Mexican Train where a rule bars it, mut29-drawn-tile-never-opens-mexican bars it
+where the rules let it;
 mut16-starter-only-waits-for-own-train adds FIRST-10's condition to FIRST-9,
 mut29-starter-only-lifted-by-own-train lets it lift FIRST-9; after-engine-holder-loses-
 first-turn and placing-engine-is-first-turn spend the placer's first turn under after-engine
@@ -374,13 +379,13 @@ mut15-starter-only-means-rotation-seat), the lowest seat ignored under single-ro
 (lowest-seat-ignored-in-single-round).
 
 Measured on the corpus before any fixture was added for them (2026-12-07, `mtrain mutants
--m mut29-... --need 2`, 3,096 passing runs): 10 of 13 killed, the fewest killers 0, and
+-m mut29-... --need 2`, 3,096 passing runs): 11 of 14 killed, the fewest killers 0, and
 mut29-starter-only-lifted-by-own-train killed by one fixture; the survivors wanted another
 player's empty marked train under own-train-first, a duty beside an own train still empty,
 and a dealt engine's replacement under engine-holder-draws with a start not the holder's,
 which no fixture laid out. With the seven fixtures of conformance/fixtures/mutants/
 twenty-ninth-reading.yaml, worked by hand, every one is killed by two fixtures or more
-(3,117 runs); blame charged 11 of 13 to a clause they break, and 13 of 13 once a field that
+(3,117 runs); blame charged 12 of 14 to a clause they break, and 14 of 14 once a field that
 shows a round ended early (the drawn tile cleared at the boneyard's last draw) was charged
 to the round's end and hands sharing the deal's tiles otherwise, under engine-holder-draws,
 to ENG-5 (conformance/attribution.py)."""
