@@ -539,6 +539,12 @@ class Referee:
         states = self.states()
         after = states[step] if len(states) > step else None
         over = isinstance(after, dict) and after.get("phase") == "over"
+        if (isinstance(mine, dict) and mine.get("phase") == "over" and not over
+                and isinstance(after, dict) and key not in ("scores", "outs", "result")):
+            # the implementation ended the round where the reference goes on: whichever
+            # field shows it first (the drawn tile cleared, the seat kept), the round's end
+            # is what went astray
+            key, got = "phase", "over"
         if over and key == "scores":
             prior = states[step - 1] if step >= 1 and len(states) >= step else {}
             if not self._adds_up(prior.get("scores"), got, mine):
@@ -715,9 +721,10 @@ class Referee:
         sizes = HAND_SIZES.search(p.message) if p.where == "INV-HAND-SIZES" else None
         if sizes is not None and self.rs["engine_procedure"] == "holder-lays-and-draws":
             got, want = ([int(x) for x in g.split(",") if x.strip()] for g in sizes.groups())
-            if len(got) == len(want) and [w - g for g, w in zip(got, want, strict=True)
-                                          if g != w] == [1]:
-                return pick(("ENG-5",), self.rs, self.fx)  # the holder's replacement tile
+            short = [w - g for g, w in zip(got, want, strict=True) if g != w]
+            if len(got) == len(want) and sorted(short) in ([1], [-1, 1]):
+                # the holder's replacement tile not drawn, or drawn by another seat
+                return pick(("ENG-5",), self.rs, self.fx)
         if p.where == "INV-HAND-SIZES" and "the search in turn" in p.message:
             # hands no search for a double deals (reference/invariants.hand_sizes says so
             # only where the deal searches): the search's rule, not the table's

@@ -2069,6 +2069,21 @@ OUTSIDE_KILLED_BY: dict[str, str] = {
     "mut28-layers-turn-follow-fail-unmarked": "doubles-074",
     "mut28-rounds-of-published-set": "mut28-lastrounds-001",
     "mut28-deal-search-finder-draws": "dblsearch-001",
+    # the twenty-ninth reading (twenty_ninth_reading.py)
+    "mut29-own-train-first-closes-empty-trains": "mut29-ownfirst-001",
+    "mut29-own-train-first-stuck-passes": "first-022",
+    "mut29-own-train-first-start-beside-duty": "mut29-ownfirst-003",
+    "mut29-oldest-first-within-turn": "doubles-027",
+    "mut29-oldest-first-when-coverable": "doubles-051",
+    "mut29-drawn-tile-never-opens-mexican": "first-027",
+    "mut29-starter-only-lifted-by-own-train": "mut29-starter-001",
+    "mut29-rotate-placer-loses-first-turn": "search-001",
+    "mut29-replacement-to-starter": "mut29-replace-001",
+    "mut29-ordinary-double-follows": "ordone-001",
+    "mut29-outs-for-most-outs-only": "bounds-001",
+    "mut29-follow-up-out-missed": "end-005",
+    "mut29-last-draw-blocks-at-once": "end-017",
+    "mut29-empty-train-unmarked": "first-009",
 }
 
 
@@ -2169,6 +2184,7 @@ def test_every_mutant_has_a_witness() -> None:
     from mtrain.conformance.mutants.twenty_fifth_reading import TWENTY_FIFTH_READING
     from mtrain.conformance.mutants.twenty_first_reading import TWENTY_FIRST_READING
     from mtrain.conformance.mutants.twenty_fourth_reading import TWENTY_FOURTH_READING
+    from mtrain.conformance.mutants.twenty_ninth_reading import TWENTY_NINTH_READING
     from mtrain.conformance.mutants.twenty_second_reading import TWENTY_SECOND_READING
     from mtrain.conformance.mutants.twenty_seventh_reading import TWENTY_SEVENTH_READING
     from mtrain.conformance.mutants.twenty_sixth_reading import TWENTY_SIXTH_READING
@@ -2197,7 +2213,8 @@ def test_every_mutant_has_a_witness() -> None:
                                                         *TWENTY_FIFTH_READING,
                                                         *TWENTY_SIXTH_READING,
                                                         *TWENTY_SEVENTH_READING,
-                                                        *TWENTY_EIGHTH_READING)}
+                                                        *TWENTY_EIGHTH_READING,
+                                                        *TWENTY_NINTH_READING)}
     assert set(KILLED_BY).isdisjoint(OUTSIDE_KILLED_BY)
     assert set(KILLED_BY.values()) <= set(BY_ID)
     assert set(OUTSIDE_KILLED_BY.values()) <= set(_corpus_by_id())

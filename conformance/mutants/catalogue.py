@@ -37,6 +37,7 @@ from mtrain.conformance.mutants.twenty_eighth_reading import TWENTY_EIGHTH_READI
 from mtrain.conformance.mutants.twenty_fifth_reading import TWENTY_FIFTH_READING
 from mtrain.conformance.mutants.twenty_first_reading import TWENTY_FIRST_READING
 from mtrain.conformance.mutants.twenty_fourth_reading import TWENTY_FOURTH_READING
+from mtrain.conformance.mutants.twenty_ninth_reading import TWENTY_NINTH_READING
 from mtrain.conformance.mutants.twenty_second_reading import TWENTY_SECOND_READING
 from mtrain.conformance.mutants.twenty_seventh_reading import TWENTY_SEVENTH_READING
 from mtrain.conformance.mutants.twenty_sixth_reading import TWENTY_SIXTH_READING
@@ -599,6 +600,7 @@ _CATALOGUE += TWENTY_FIFTH_READING
 _CATALOGUE += TWENTY_SIXTH_READING
 _CATALOGUE += TWENTY_SEVENTH_READING
 _CATALOGUE += TWENTY_EIGHTH_READING
+_CATALOGUE += TWENTY_NINTH_READING
 
 MUTANTS: dict[str, Mutant] = {m.name: m for m in _CATALOGUE}
 if len(MUTANTS) != len(_CATALOGUE):  # pragma: no cover - a catalogue error
