@@ -1,0 +1,90 @@
+"""Bad inputs and misbehaving engines, round 31 (robust-s58): what an engine started in a
+session or group of its own outlived a harness killed outright; a pool worker that ended
+by os._exit left its watchdog to whoever adopted it; `mtrain lint --write-scopes` cut a
+fixture short when the disk filled while it wrote."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from procwatch import alive, recorded, survivors
+
+BOUND = 120.0
+"""Seconds a test waits for what it waits for: a bound on a hang, far above the need."""
+
+posix = pytest.mark.skipif(not Path("/proc/self/environ").exists(),
+                           reason="process groups and /proc are Linux's")
+
+
+@pytest.fixture
+def pids(tmp_path: Path) -> Iterator[Path]:
+    path = tmp_path / "pids"
+    yield path
+    for pid in recorded(path):  # whatever a failing test left behind: ours to end
+        if alive(pid):
+            os.kill(pid, signal.SIGKILL)
+
+
+def _wait_for(pids: Path, count: int) -> None:
+    deadline = time.monotonic() + BOUND
+    while len(recorded(pids)) < count and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert len(recorded(pids)) == count, "the processes did not start"
+
+
+# --- 1. what an engine started out of its group, after the harness is killed ------------
+
+
+HARNESS = textwrap.dedent("""
+    import sys, time
+    from mtrain.conformance.child import ChildProcess
+
+    proc = ChildProcess(sys.argv[1:], 1 << 16, None, None)
+    time.sleep(600)
+""")
+
+# the engine starts a child that leaves its session (setsid) or only its group (setpgid),
+# closes the pipes it inherited (so that no look at who holds them finds it) and sleeps;
+# with "orphan" the engine exits at once, its child now init's
+ESCAPER = textwrap.dedent("""
+    import os, sys, time
+    pids, how, orphan = sys.argv[1], sys.argv[2], sys.argv[3] == "orphan"
+    if os.fork() == 0:
+        os.setsid() if how == "setsid" else os.setpgid(0, 0)
+        if os.fork() == 0:  # a daemon's second fork: its parent is gone at once
+            for fd in (0, 1, 2):
+                os.close(fd)
+            with open(pids, "a") as f:
+                f.write(f"{os.getpid()}\\n")
+            time.sleep(600)
+        os._exit(0)
+    with open(pids, "a") as f:
+        f.write(f"{os.getpid()}\\n")
+    if not orphan:
+        time.sleep(600)
+""")
+
+
+@posix
+@pytest.mark.parametrize("how, orphan", [("setsid", "stay"), ("setpgid", "orphan")])
+def test_what_an_engine_started_out_of_its_group_dies_with_a_harness_killed_outright(
+        pids: Path, how: str, orphan: str) -> None:
+    engine = [sys.executable, "-c", ESCAPER, str(pids), how, orphan]
+    harness = subprocess.Popen([sys.executable, "-c", HARNESS, *engine])
+    try:
+        _wait_for(pids, 2)
+        harness.kill()  # no handler runs, no exit handler: only the watchdog is left
+        harness.wait(BOUND)
+        assert survivors(pids) == []
+    finally:
+        if harness.poll() is None:
+            harness.kill()
+            harness.wait()
