@@ -103,7 +103,19 @@ def _start() -> bool:
     os.close(read)
     os.set_blocking(write, False)
     _fd = write
+    _stop_with_worker()
     return True
+
+
+def _stop_with_worker() -> None:
+    """In a multiprocessing worker, which ends by os._exit after the finalizers (no exit
+    handler runs): stop the watchdog among them, after those that close the engines."""
+    if "multiprocessing" not in sys.modules:
+        return
+    import multiprocessing.util
+
+    if multiprocessing.parent_process() is not None:
+        multiprocessing.util.Finalize(None, stop, exitpriority=0)
 
 
 def _spawn(read: int, token: str) -> int:
@@ -141,6 +153,18 @@ def stop() -> None:
         if _pid:
             pid, _pid = _pid, 0
             _reap(pid, STOP_WAIT)
+
+
+def stop_at_once() -> None:
+    """stop, taking no lock: from a signal handler, or a thread, of a worker about to end
+    by os._exit or a signal of its own (no exit handler runs then, and its watchdog, a
+    child of the worker, was left to whoever adopted it: a zombie where that is a process
+    that reaps nothing). The process ends just after: no guard can follow."""
+    global _pid
+    _close()
+    pid, _pid = _pid, 0
+    if pid:
+        _reap(pid, STOP_WAIT)
 
 
 STOP_WAIT = 2.0
