@@ -100,6 +100,27 @@ def write_file(path: str | Path, write: Callable[[TextIO], object]) -> None:
         raise
 
 
+def replace_file(path: str | Path, write: Callable[[TextIO], object],
+                 newline: str | None = None) -> None:
+    """`write` the existing file `path` anew, in UTF-8 with `newline` line ends: into a
+    file beside it, renamed over it once whole, so that a full disk, an I/O error or a kill
+    midway leaves the old file as it was (rewritten in place, it was left cut short); its
+    permissions are kept, and a link is followed (the file it names is replaced). A
+    failure takes the new file away and is raised."""
+    target = Path(os.path.realpath(path))
+    mode = stat.S_IMODE(target.stat().st_mode)
+    fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
+    try:
+        with open(fd, "w", encoding="utf-8", newline=newline) as f:
+            write(f)
+        os.chmod(tmp, mode)
+        os.replace(tmp, target)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+
+
 def write_output(path: str, option: str, write: Callable[[TextIO], object]) -> None:
     """write_file for the output named by `option`: a failure is an InputError naming it."""
     try:

@@ -5,8 +5,11 @@ fixture short when the disk filled while it wrote."""
 
 from __future__ import annotations
 
+import contextlib
 import os
+import resource
 import signal
+import stat
 import subprocess
 import sys
 import textwrap
@@ -16,6 +19,8 @@ from pathlib import Path
 
 import pytest
 from procwatch import alive, recorded, survivors
+
+from mtrain.cli import main
 
 BOUND = 120.0
 """Seconds a test waits for what it waits for: a bound on a hang, far above the need."""
@@ -137,3 +142,51 @@ def test_a_worker_reaps_its_watchdog_however_it_ends() -> None:
     out = subprocess.run([sys.executable, "-c", ADOPTER, *hows], capture_output=True,
                          text=True, timeout=BOUND)
     assert out.stdout.splitlines() == [f"{how} reaped" for how in hows], out.stderr
+
+
+# --- 3. lint --write-scopes on a full disk -----------------------------------------------
+
+OWN_FIXTURE = """\
+- id: mine-001
+  description: a deal under the house table
+  clauses: [DEAL-1]
+  source: [decision]
+  rules: rulesets/house.yaml
+  deal: {players: 4, order: sorted}
+  expect:
+    - variants: [house]
+      state: {hand_sizes: [11, 11, 11, 11]}
+"""
+
+
+@contextlib.contextmanager
+def _files_up_to(size: int) -> Iterator[None]:
+    """No file written past `size` bytes (EFBIG, as a full disk refuses a write)."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_FSIZE)
+    previous = signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+    resource.setrlimit(resource.RLIMIT_FSIZE, (size, hard))
+    try:
+        yield
+    finally:
+        resource.setrlimit(resource.RLIMIT_FSIZE, (soft, hard))
+        signal.signal(signal.SIGXFSZ, previous)
+
+
+@posix
+def test_write_scopes_on_a_full_disk_leaves_the_fixture_whole(
+        capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
+        tmp_path: Path) -> None:
+    (tmp_path / "rulesets").mkdir()
+    (tmp_path / "rulesets" / "house.yaml").write_text(
+        "name: house\nbase: pagat\noptions:\n  hand_sizes: {2: 11, 3: 11, 4: 11, 8: 9}\n")
+    mine = tmp_path / "mine.yaml"
+    mine.write_text(OWN_FIXTURE)
+    mine.chmod(0o640)
+    monkeypatch.chdir(tmp_path)
+    with _files_up_to(len(OWN_FIXTURE) // 2):
+        code = main(["lint", "--write-scopes", "mine.yaml"])
+    assert (code, mine.read_text()) == (2, OWN_FIXTURE)
+    assert capsys.readouterr().err.startswith("mtrain lint: --write-scopes: ")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["mine.yaml", "rulesets"]
+    assert main(["lint", "--write-scopes", "mine.yaml"]) == 0  # room again: written whole
+    assert "when:" in mine.read_text() and stat.S_IMODE(mine.stat().st_mode) == 0o640
