@@ -8,6 +8,7 @@ from __future__ import annotations
 import contextlib
 import os
 import resource
+import shlex
 import signal
 import stat
 import subprocess
@@ -22,6 +23,7 @@ from procwatch import alive, recorded, survivors
 
 from mtrain.cli import main
 
+BROKEN = Path(__file__).resolve().parent / "broken_impls"
 BOUND = 120.0
 """Seconds a test waits for what it waits for: a bound on a hang, far above the need."""
 
@@ -190,3 +192,19 @@ def test_write_scopes_on_a_full_disk_leaves_the_fixture_whole(
     assert sorted(p.name for p in tmp_path.iterdir()) == ["mine.yaml", "rulesets"]
     assert main(["lint", "--write-scopes", "mine.yaml"]) == 0  # room again: written whole
     assert "when:" in mine.read_text() and stat.S_IMODE(mine.stat().st_mode) == 0o640
+
+
+# --- 4. a hello that names no rule set here ---------------------------------------------
+
+
+def test_fuzz_says_which_declared_variant_is_no_rule_set(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    # conform warned of it; fuzz said only "supports none of the shipped variants"
+    impl = shlex.join([sys.executable, str(BROKEN / "hello.py"), '{"variants": ["Pagat"]}'])
+    assert main(["fuzz", "--games", "1", "--out", str(tmp_path / "out"), "--impl", impl]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("mtrain fuzz: the implementation supports none of the shipped "
+                          "variants and overlays; the hello's variants name 'Pagat', which "
+                          "is no rule set here (unknown variant 'Pagat' (did you mean "
+                          "'pagat'?"), err
+    assert not (tmp_path / "out").exists()
