@@ -34,6 +34,9 @@ def check_output(path: str, option: str, folder: bool = False, inputs: Inputs = 
             return
         if out.is_dir():
             raise InputError(f"{option} {path}: is a folder; name a file")
+        if os.path.basename(path) in ("", ".", ".."):  # `out/`: Path drops the slash
+            raise InputError(f"{option} {path}: names a folder (a path that ends so is "
+                             "one); name a file")
         parent = out.parent
         if not parent.is_dir():
             what = "not a folder" if parent.exists() else "no such folder"

@@ -22,6 +22,8 @@ import pytest
 from procwatch import alive, recorded, survivors
 
 from mtrain.cli import main
+from mtrain.conformance.outputs import check_output
+from mtrain.spec.errors import InputError
 
 BROKEN = Path(__file__).resolve().parent / "broken_impls"
 BOUND = 120.0
@@ -208,3 +210,19 @@ def test_fuzz_says_which_declared_variant_is_no_rule_set(
                           "is no rule set here (unknown variant 'Pagat' (did you mean "
                           "'pagat'?"), err
     assert not (tmp_path / "out").exists()
+
+
+# --- 5. an output FILE written as a folder ------------------------------------------------
+
+
+@pytest.mark.parametrize("tail", ["new/", "made.txt/", "new/."])
+def test_an_output_file_written_as_a_folder_is_refused_before_the_run(
+        tmp_path: Path, tail: str) -> None:
+    # `--output reports/` passed the check (Path drops the slash) and the run's report
+    # was lost at its end: "Is a directory"
+    (tmp_path / "made.txt").write_text("kept\n")
+    path = f"{tmp_path}/{tail}"
+    with pytest.raises(InputError, match=r"names a folder \(a path that ends so is one\); "
+                                         r"name a file$"):
+        check_output(path, "--output")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["made.txt"]
