@@ -184,24 +184,13 @@ def stoppable(command: Callable[[Any], int], name: str) -> Callable[[Any], int]:
 
 
 def quiet_worker() -> None:
-    """In a forked worker (a Pool's initializer): the signals as a plain process has them,
-    its engines and watchdog taken along (end_worker). It inherits stop_on_signals'
-    handlers, so that Pool.terminate's SIGTERM raised Interrupted in it and printed a
-    traceback; an interrupt is its parent's to handle."""
+    """In a forked worker (a Pool's initializer): the signals as a plain process has them.
+    It inherits stop_on_signals' handlers, so that Pool.terminate's SIGTERM raised
+    Interrupted in it and printed a traceback; an interrupt is its parent's to handle."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     for sig in (signal.SIGTERM, getattr(signal, "SIGHUP", None)):
         if sig is not None:
-            signal.signal(sig, end_worker)
-
-
-def end_worker(signum: int, frame: object = None) -> None:
-    """End this worker at once, as the signal `signum` would, its engines and its
-    watchdog along (a death by the signal itself left the watchdog to whoever adopted it).
-    Nothing here takes a lock the interrupted main thread could hold."""
-    signal.signal(signum, signal.SIG_IGN)  # a second one (to the group, then the pool's)
-    kill_all_at_once()
-    watchdog.stop_at_once()
-    os._exit(128 + signum)
+            signal.signal(sig, signal.SIG_DFL)
 
 
 def exit_code_of(interrupt: KeyboardInterrupt) -> int:

@@ -107,20 +107,16 @@ def test_what_an_engine_started_out_of_its_group_dies_with_a_harness_killed_outr
 ADOPTER = textwrap.dedent("""
     import ctypes, multiprocessing, os, signal, sys
     from mtrain.conformance import forking, watchdog
-    from mtrain.conformance.child import ChildProcess, quiet_worker
+    from mtrain.conformance.child import ChildProcess
     from mtrain.conformance.fuzz import run
 
     ctypes.CDLL(None, use_errno=True).prctl(36, 1, 0, 0, 0)  # PR_SET_CHILD_SUBREAPER
 
     def work(how, told):
-        if how == "sigterm":
-            quiet_worker()
         ChildProcess([sys.executable, "-c", "import time; time.sleep(600)"], 1 << 16,
                      None, None)
         os.write(told, b"%d" % watchdog._pid)
-        if how == "sigterm":  # as Pool.terminate ends a worker
-            os.kill(os.getpid(), signal.SIGTERM)
-        elif how == "orphaned":  # its harness is gone
+        if how == "orphaned":  # its harness is gone
             forking._die()
         elif how == "fuzz":  # fuzz's own handler of a pool's SIGTERM
             run._worker_stop(signal.SIGTERM, None)
@@ -142,7 +138,7 @@ ADOPTER = textwrap.dedent("""
 
 @posix
 def test_a_worker_reaps_its_watchdog_however_it_ends() -> None:
-    hows = ["return", "sigterm", "orphaned", "fuzz"]
+    hows = ["return", "orphaned", "fuzz"]
     out = subprocess.run([sys.executable, "-c", ADOPTER, *hows], capture_output=True,
                          text=True, timeout=BOUND)
     assert out.stdout.splitlines() == [f"{how} reaped" for how in hows], out.stderr
