@@ -230,6 +230,8 @@ class ChildProcess:
         # thread, between the start and the registration left a process no one would kill
         # (and one while it is built would find it half made)
         with interrupts_held(), _LIVE_LOCK:
+            if os.name == "posix":  # what it starts is found by this, whatever its group
+                env = watchdog.tagged(env)
             self.popen = subprocess.Popen(
                 list(argv), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                 stderr=subprocess.PIPE, env=env, cwd=cwd, **kwargs)

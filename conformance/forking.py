@@ -35,6 +35,7 @@ from multiprocessing.pool import Pool
 from multiprocessing.process import BaseProcess
 from typing import Any
 
+from mtrain.conformance import watchdog
 from mtrain.conformance.child import interrupts_held, kill_all_at_once
 
 PRELOAD = ["mtrain.conformance.forking", "mtrain.conformance.fuzz.run",
@@ -291,4 +292,5 @@ def _alive(pid: int) -> bool:
 
 def _die() -> None:
     kill_all_at_once()  # its engines' groups (its watchdog would, a moment later)
+    watchdog.stop_at_once()  # its own child: reaped, not left to whoever adopts it
     os.kill(os.getpid(), signal.SIGKILL)

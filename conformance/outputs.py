@@ -34,6 +34,9 @@ def check_output(path: str, option: str, folder: bool = False, inputs: Inputs = 
             return
         if out.is_dir():
             raise InputError(f"{option} {path}: is a folder; name a file")
+        if os.path.basename(path) in ("", ".", ".."):  # `out/`: Path drops the slash
+            raise InputError(f"{option} {path}: names a folder (a path that ends so is "
+                             "one); name a file")
         parent = out.parent
         if not parent.is_dir():
             what = "not a folder" if parent.exists() else "no such folder"
@@ -97,6 +100,27 @@ def write_file(path: str | Path, write: Callable[[TextIO], object]) -> None:
         with contextlib.suppress(OSError):
             if stat.S_ISREG(os.stat(path).st_mode):
                 os.unlink(path)
+        raise
+
+
+def replace_file(path: str | Path, write: Callable[[TextIO], object],
+                 newline: str | None = None) -> None:
+    """`write` the existing file `path` anew, in UTF-8 with `newline` line ends: into a
+    file beside it, renamed over it once whole, so that a full disk, an I/O error or a kill
+    midway leaves the old file as it was (rewritten in place, it was left cut short); its
+    permissions are kept, and a link is followed (the file it names is replaced). A
+    failure takes the new file away and is raised."""
+    target = Path(os.path.realpath(path))
+    mode = stat.S_IMODE(target.stat().st_mode)
+    fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
+    try:
+        with open(fd, "w", encoding="utf-8", newline=newline) as f:
+            write(f)
+        os.chmod(tmp, mode)
+        os.replace(tmp, target)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
         raise
 
 

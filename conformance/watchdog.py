@@ -10,6 +10,17 @@ engines still in use; it also reaches the engine alone, not what the engine star
 its group (a shell script's program). A pipe's end belongs to the process, and a group
 kill reaches the whole group.
 
+What left its group (a child of the engine that called setsid or setpgid, a daemon that
+forked twice and is now init's) is found by its environment: each engine is started
+with `MTRAIN_HARNESS=<token>` (`tagged`), a token of this watchdog's own, which every
+process it starts inherits; at its end the watchdog kills, in rounds until none is left,
+each process whose environment holds the token (as /proc/PID/environ shows it: the one
+it was started with). Why not its parent chain: an engine that exits on its stdin's end
+leaves its children to init before they can be found through it. Why not a subreaper
+(PR_SET_CHILD_SUBREAPER): only the harness is the engines' ancestor, and a harness
+killed outright hands its orphans on to init all the same. Out of reach still: a process
+started with an environment of its own making (`env -i`), or another user's.
+
 Run as a script (`python -I -S watchdog.py`), it is the watchdog: it imports nothing of
 the project. Where the system cannot start it (no posix_spawn), engines are killed as
 before, by the harness alone, and a harness killed outright may leave them running."""
@@ -27,6 +38,22 @@ _lock = threading.Lock()
 _pid = 0  # the watchdog's, in this process (0: none started here)
 _fd = -1  # the writing end of its pipe
 _failed = False  # it could not be started here, or was killed: not tried again
+_token = ""  # what the engines' environments carry (ENV), for the watchdog to find them
+
+ENV = "MTRAIN_HARNESS"
+SWEEPS = 20
+"""Rounds of the final sweep at most: one kills what it finds, the next finds what they
+started meanwhile; a round that finds nothing ends it."""
+
+
+def tagged(env: dict[str, str] | None) -> dict[str, str] | None:
+    """The environment to start an engine with (`env`, or the harness's own if None): with
+    this watchdog's token, which the engine's descendants keep; `env` as it is where no
+    watchdog can start."""
+    with _lock:
+        if _fd < 0 and not _start():
+            return env
+        return {**(os.environ if env is None else env), ENV: _token}
 
 
 def guard(group: int) -> None:
@@ -60,12 +87,14 @@ def _tell(line: bytes) -> None:
 
 
 def _start() -> bool:
-    global _pid, _fd, _failed
+    global _pid, _fd, _failed, _token
     if _failed or not hasattr(os, "posix_spawn") or not sys.executable:
         return False
     read, write = os.pipe()  # neither end inherited by what the harness starts later
+    token = f"{os.getpid()}-{os.urandom(8).hex()}"
     try:
-        _pid = _spawn(read)
+        _pid = _spawn(read, token)
+        _token = token
     except OSError:
         os.close(read)
         os.close(write)
@@ -74,16 +103,28 @@ def _start() -> bool:
     os.close(read)
     os.set_blocking(write, False)
     _fd = write
+    _stop_with_worker()
     return True
 
 
-def _spawn(read: int) -> int:
+def _stop_with_worker() -> None:
+    """In a multiprocessing worker, which ends by os._exit after the finalizers (no exit
+    handler runs): stop the watchdog among them, after those that close the engines."""
+    if "multiprocessing" not in sys.modules:
+        return
+    import multiprocessing.util
+
+    if multiprocessing.parent_process() is not None:
+        multiprocessing.util.Finalize(None, stop, exitpriority=0)
+
+
+def _spawn(read: int, token: str) -> int:
     """Start the watchdog reading `read`, in a session of its own where the system can:
     a Ctrl-C at the terminal, or a kill of the harness's group, is not for it (it ignores
     SIGINT anyway, and ends when the harness has)."""
     null = os.open(os.devnull, os.O_RDWR)
     try:
-        argv = [sys.executable, "-I", "-S", os.path.abspath(__file__)]
+        argv = [sys.executable, "-I", "-S", os.path.abspath(__file__), token]
         actions = [(os.POSIX_SPAWN_DUP2, read, 0), (os.POSIX_SPAWN_DUP2, null, 1),
                    (os.POSIX_SPAWN_DUP2, null, 2)]
         try:
@@ -114,6 +155,18 @@ def stop() -> None:
             _reap(pid, STOP_WAIT)
 
 
+def stop_at_once() -> None:
+    """stop, taking no lock: from a signal handler, or a thread, of a worker about to end
+    by os._exit or a signal of its own (no exit handler runs then, and its watchdog, a
+    child of the worker, was left to whoever adopted it: a zombie where that is a process
+    that reaps nothing). The process ends just after: no guard can follow."""
+    global _pid
+    _close()
+    pid, _pid = _pid, 0
+    if pid:
+        _reap(pid, STOP_WAIT)
+
+
 STOP_WAIT = 2.0
 """Seconds the watchdog has to exit, its pipe at an end, before it is left unreaped (a
 forked child that still holds the pipe keeps it going: it ends with that child)."""
@@ -140,16 +193,17 @@ def _reap(pid: int, wait: float) -> None:
 def forget_after_fork() -> None:
     """A forked child holds its parent's end of the pipe: closed, so that the watchdog
     still sees its harness's death; the child's own engines get a watchdog of their own."""
-    global _lock, _pid, _failed
+    global _lock, _pid, _failed, _token
     _lock = threading.Lock()
     _close()
     _pid = 0
     _failed = False
+    _token = ""
 
 
-def watch() -> None:
+def watch(token: str = "") -> None:
     """The watchdog itself: `+GROUP` and `-GROUP` lines until the end of stdin, then a
-    SIGKILL to each group still told."""
+    SIGKILL to each group still told, then to each process that carries `token`."""
     for sig in (signal.SIGINT, getattr(signal, "SIGHUP", None)):
         if sig is not None:
             signal.signal(sig, signal.SIG_IGN)
@@ -164,7 +218,36 @@ def watch() -> None:
     for group in groups:
         with contextlib.suppress(OSError):
             os.killpg(group, signal.SIGKILL)
+    killed: set[int] = set()
+    for _ in range(SWEEPS if token else 0):
+        if not _kill_carrying(token, killed):
+            break
+
+
+def _kill_carrying(token: str, killed: set[int]) -> int:
+    """SIGKILL each process whose environment holds ENV=`token` and is not in `killed`
+    (one dying may show its environment a moment longer); how many were new."""
+    needle = f"{ENV}={token}".encode()
+    try:
+        names = os.listdir("/proc")
+    except OSError:  # no /proc: the groups' kill is all there is
+        return 0
+    found = 0
+    for name in names:
+        if not name.isdigit() or int(name) in killed:
+            continue
+        try:
+            with open(f"/proc/{name}/environ", "rb") as f:
+                env = f.read()
+        except OSError:  # gone, or another user's
+            continue
+        if needle in env.split(b"\0"):
+            found += 1
+            killed.add(int(name))
+            with contextlib.suppress(OSError):
+                os.kill(int(name), signal.SIGKILL)
+    return found
 
 
 if __name__ == "__main__":
-    watch()
+    watch(sys.argv[1] if len(sys.argv) > 1 else "")

@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, overload
 
+from mtrain.conformance import watchdog
 from mtrain.conformance.adapter import JSON, Implementation, ReferenceImplementation
 from mtrain.conformance.child import exit_code_of, kill_all_at_once
 from mtrain.conformance.declaration import declared_ruleset, unsupported
@@ -323,6 +324,7 @@ def _worker_stop(signum: int, frame: object) -> None:
                     held[i] += n
             finally:
                 lock.release()
+    watchdog.stop_at_once()  # its own child: reaped, not left to whoever adopts it
     os._exit(1)
 
 

@@ -16,6 +16,7 @@ changed, and a change to the engine, the harness or the spec data recomputes the
 
 from __future__ import annotations
 
+import functools
 import gc
 import json
 import re
@@ -24,12 +25,13 @@ from collections import defaultdict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, TextIO
 
 from mtrain.conformance.code_digest import code_and_data_digest
 from mtrain.conformance.fixture import Expectation, Fixture
 from mtrain.conformance.gc_freeze import paused, settled
 from mtrain.conformance.lint.shipped_scopes import SCOPES
+from mtrain.conformance.outputs import replace_file
 from mtrain.conformance.partition import (
     Partition,
     beyond,
@@ -411,9 +413,14 @@ def write_scopes(proposals: Sequence[Proposal], space: Space, root: Path) -> lis
             lines = _set_when(lines, p, space)
         with path.open("rb") as f:  # the file's own line ends kept (CRLF became LF)
             crlf = f.readline().endswith(b"\r\n")
-        path.write_text("".join(lines), encoding="utf-8", newline="\r\n" if crlf else "\n")
+        replace_file(path, functools.partial(_write_lines, lines),
+                     newline="\r\n" if crlf else "\n")
         changed.append(str(path))
     return changed
+
+
+def _write_lines(lines: list[str], f: TextIO) -> None:
+    f.writelines(lines)
 
 
 def _set_when(lines: list[str], p: Proposal, space: Space) -> list[str]:

@@ -129,7 +129,7 @@ def _named_counts() -> set[int]:
 def _variants(args: argparse.Namespace, info: JSON, target: Target) -> list[str] | Chooser:
     """The rule sets to play: those named (or a mutant's), within what the implementation
     declares (conform's matcher); by default the draw of rulesets.Chooser."""
-    from mtrain.conformance.declaration import DeclarationError, unsupported
+    from mtrain.conformance.declaration import DeclarationError, unknown_variants, unsupported
     from mtrain.conformance.fuzz.rulesets import context, mutant_variants
     from mtrain.conformance.fuzz.run import declared
     from mtrain.spec.catalog import RulesetError
@@ -154,9 +154,11 @@ def _variants(args: argparse.Namespace, info: JSON, target: Target) -> list[str]
                                  f"deals {args.players} players (their hand tables seat "
                                  f"{min(dealt)} to {max(dealt)}); a rule-set file with a "
                                  "hand table of one's own may (--rules FILE)") from None
+            # why, where the hello names what is no rule set here (`Pagat`, `.*`)
+            said = "".join(f"; {w}" for w in unknown_variants(info))
             raise InputError("the implementation supports none of the shipped variants and "
                              "overlays" + (f" with {args.players} players" if args.players
-                                           else "")) from None
+                                           else "") + said) from None
     out = []
     for text in names:
         try:
