@@ -121,7 +121,13 @@ proc json::value {} {
                 incr pos
                 set key [string range $k 1 end]
                 if {[dict exists $d $key]} { error "bad-request: key $key given twice" }
-                dict set d $key [value]
+                set t [lindex $tokens $pos]
+                if {[string index $t 0] eq "\""} {  ;# a string leaf read here: no call
+                    dict set d $key [list s [string range $t 1 end]]
+                    incr pos
+                } else {
+                    dict set d $key [value]
+                }
                 set sep [lindex $tokens $pos]
                 incr pos
                 if {$sep eq "\}"} { return [list o $d] }
@@ -132,7 +138,13 @@ proc json::value {} {
             set l {}
             if {[lindex $tokens $pos] eq "\]"} { incr pos; return [list a $l] }
             while 1 {
-                lappend l [value]
+                set t [lindex $tokens $pos]
+                if {[string index $t 0] eq "\""} {  ;# (tiles: most of a table's tokens)
+                    lappend l [list s [string range $t 1 end]]
+                    incr pos
+                } else {
+                    lappend l [value]
+                }
                 set sep [lindex $tokens $pos]
                 incr pos
                 if {$sep eq "\]"} { return [list a $l] }
@@ -207,8 +219,21 @@ proc tile_of {v what} {
 }
 
 proc tiles_of {v what} {
+    # tile_of over a list, inline: a table of twelve hands is mostly tiles
     set out {}
-    foreach t [list_of $v $what] { lappend out [tile_of $t $what] }
+    foreach t [list_of $v $what] {
+        set ab [split [lindex $t 1] -]
+        lassign $ab a b
+        if {[lindex $t 0] ne "s" || [llength $ab] != 2 || ![string is digit -strict $a]
+                || ![string is digit -strict $b] || [string length $a] > 2
+                || [string length $b] > 2} {
+            error "bad-request: $what is not a tile"
+        }
+        scan $a %d a
+        scan $b %d b
+        if {$a > 18 || $b > 18} { error "bad-request: $what is not a tile" }
+        lappend out [expr {$a >= $b ? "$a-$b" : "$b-$a"}]
+    }
     return $out
 }
 
