@@ -11,7 +11,14 @@ the Mexican Train, passed every result of conform. Now every mid-round situation
 asks the refusal of a held tile on train n, at whatever table the rule set deals
 (situations._fixture), where no option decides it; identify's situations leave it out
 (legal_only: it reads no option, so it tells no rule sets apart). The engine here is the
-reference in process with that bug, under a table of its own for 5 to 7 seats."""
+reference in process with that bug, under a table of its own for 5 to 7 seats.
+
+Under a tie rule of its own (`tie_rule: other`, bogey's "last out takes it") conform never
+judged an engine's match winners at a round's end from play (own_match_winners.py left
+every such entry as it was), though a tie rule speaks only of players level on the winning
+total: where one seat alone holds it, it wins under any tie rule (MATCH-2, MATCH-3). Now
+those are judged, and the ties left to the rule of one's own. The engines here are the
+reference in process with a match of three rounds and bogey's tie rule."""
 
 from __future__ import annotations
 
@@ -20,7 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from mtrain.cli import main
-from mtrain.conformance.adapter import JSON, ReferenceImplementation
+from mtrain.conformance.adapter import JSON, ReferenceImplementation, RefusedSetup
 from mtrain.conformance.situations import _from_data, _to_data, legal_only, situations
 from mtrain.spec.catalog import catalog
 from mtrain.spec.notation import action_json
@@ -91,3 +98,68 @@ def test_an_engine_taking_train_n_for_the_mexican_train_fails_charged_to_train_1
     assert all(charged == ["TRAIN-1"] and "TRAIN-1" in text for _, text, charged in fails), fails
     right = _conform("ReferenceImplementation", tmp_path)
     assert _failures(right) == [] and right["summary"]["pass"] >= 5
+
+
+TIE_RULES = """name: three-rounds-last-out
+base: pagat
+options:
+  tile_set: double-6
+  hand_sizes: {2: 7, 3: 6, 4: 5}
+  first_turn: single
+  tie_rule: other
+  match_length: other
+"""
+
+
+class LastOutTakesIt(ReferenceImplementation):
+    """A match of three rounds, [6-6] to [4-4]; the lowest total wins, and of players level
+    on it the one who went out in the last round wins alone, else they share."""
+
+    LAST = 3
+
+    def deal(self, ruleset: JSON, players: int, round: int, order: list[str],
+             draw: list[list[str]] | None = None) -> JSON:
+        if round > self.LAST:
+            raise RefusedSetup(f"a match of {self.LAST} rounds has no round {round}", "MATCH-1")
+        return super().deal(ruleset, players, round, order, draw)
+
+    def winners(self, ruleset: JSON, state: JSON) -> list[int]:
+        if state["phase"] != "over" or state["round"] < self.LAST:
+            return []  # its match goes on
+        best = self.best(state["scores"])
+        level = [seat for seat, total in enumerate(state["scores"]) if total == best]
+        out = state["result"]["winner"]
+        return [out] if len(level) > 1 and out in level else level
+
+    def best(self, totals: list[int]) -> int:
+        return min(totals)
+
+
+class HighestWinsOwnTie(LastOutTakesIt):
+    """A planted bug: the highest total wins (breaks MATCH-2)."""
+
+    def best(self, totals: list[int]) -> int:
+        return max(totals)
+
+
+def _conform_ends(adapter: str, tmp_path: Path) -> dict[str, Any]:
+    rules = tmp_path / "three-rounds-last-out.yaml"
+    rules.write_text(TIE_RULES, encoding="utf-8")
+    out = tmp_path / "ends.json"
+    main(["conform", "--adapter", f"{__file__}:{adapter}", "--rules", str(rules),
+          "-k", "play-end-*", "--format", "json", "--output", str(out)])
+    report: dict[str, Any] = json.loads(out.read_text(encoding="utf-8"))
+    return report
+
+
+def test_a_tie_rule_of_its_own_leaves_the_winner_on_a_total_alone_judged(
+        tmp_path: Path) -> None:
+    """Before, the bug failed nothing: no round end from play asked `winners` under a tie
+    rule of one's own. Now it fails where one seat holds the winning total, charged to
+    MATCH-2; the engine playing its rule right fails nothing."""
+    fails = _failures(_conform_ends("HighestWinsOwnTie", tmp_path))
+    assert fails
+    assert all(charged == ["MATCH-2"] and "winners: expected [" in text
+               for _, text, charged in fails), fails
+    right = _conform_ends("LastOutTakesIt", tmp_path)
+    assert _failures(right) == [] and right["summary"]["pass"] >= 10
