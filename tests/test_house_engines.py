@@ -1959,7 +1959,13 @@ BOGEY = Engine(
     # round-17 situations left out, as own_rounds asks); bug 2 (train n taken for the
     # Mexican Train) TRAIN-1, 134 mid-round situations since tests/test_house58b.py's fix,
     # none before; bug 3 (the drawn tile's path keeps the marker) MARK-3, 2. Fuzz finds bug
-    # 2 in 2 games, bug 3 from the fourth (seed 1)
+    # 2 in 2 games, bug 3 from the fourth (seed 1). Identify (kept out, as a Tcl engine):
+    # off, 13 CPU s (identify's pieces shipped), nothing sure and wrong, the set, table,
+    # procedure and start measured, both `other` found (tie_rule margin 1, match_length
+    # 5), five options undetermined (first_turn: its chain tables answered `unsupported`),
+    # refused-002 named a likely bug though its table (5 seats) is one the measured table
+    # lacks and the engine refuses it (DEAL-7); on, 248 CPU s cold, the same but doubles
+    # undetermined, no planted bug named
     shows={"sixteen-rounds": "",  # behind its own match length: found by neither
            "mexican-at-n": r"^`play \S+ on \d+` (refused by \S+, expected|was accepted; the "
                            r"rules refuse it \()TRAIN-1",
