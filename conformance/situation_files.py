@@ -24,6 +24,8 @@ def fixture_data(fx: Fixture, rs: Ruleset) -> dict[str, Any]:
     exp = fx.expect[0]
     if exp.legal is not None:
         entry["legal"] = list(exp.legal)
+    if exp.refused:
+        entry["refused"] = {a: c[0] if len(c) == 1 else list(c) for a, c in exp.refused.items()}
     if exp.state:
         entry["state"] = exp.state
     if exp.result is not ...:

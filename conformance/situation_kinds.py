@@ -66,7 +66,7 @@ KINDS: tuple[Kind, ...] = (
          ("MARK-1", "MARK-2", "TRAIN-6", "TRAIN-7")),
     Kind("dry", "an empty boneyard", lambda st: _turn_on(st) and not st.boneyard,
          ("TURN-4",), drain=True),
-    Kind("mid", "mid-round", _plain, ("TRAIN-7",)),
+    Kind("mid", "mid-round", _plain, ("TRAIN-1", "TRAIN-7")),
 )
 COMMON = ("TRAIN-2", "TRAIN-4", "TURN-1")
 """Clauses every situation exercises: matching ends, where a tile may go, must play."""

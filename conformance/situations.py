@@ -251,6 +251,8 @@ def _to_data(fx: Fixture) -> dict[str, Any]:
             "table": _keys_out(fx.table), "deal": fx.deal, "steps": list(fx.steps),
             "note": fx.note,
             "legal": None if exp.legal is None else list(exp.legal),
+            **({} if not exp.refused
+               else {"refused": {a: list(c) for a, c in exp.refused.items()}}),
             "state": _keys_out(exp.state), "starts": fx.kept_starts(),
             **({} if exp.result is ... else {"result": exp.result}),
             **({} if exp.match_over is None else {"match_over": exp.match_over}),
@@ -274,6 +276,7 @@ def _from_data(d: dict[str, Any], rs: Ruleset, scope: Scope | None = None) -> Fi
         table=_keys_in(d["table"]), deal=d["deal"], steps=tuple(d["steps"]),
         expect=(Expectation(variants=(), scope=scope,
                             legal=None if legal is None else tuple(legal),
+                            refused={a: tuple(c) for a, c in d.get("refused", {}).items()},
                             state=_keys_in(d["state"]) or {},
                             result=d.get("result", ...),
                             match_over=d.get("match_over"),
@@ -804,13 +807,22 @@ def _fixture(kind: Kind, fid: str, reached: Reached, rs: Ruleset, plays: Ruleset
         note = (f"{note[:-1]}, after the draw from the table before it: the boneyard's "
                 f"first tile, {drawn}, drawn into seat {st.seat}'s hand (TURN-2, DEAL-1).")
         table, start = before
+    refused: dict[str, tuple[str, ...]] = {}
+    if kind.name == "mid":
+        # TRAIN-1: one train a seat, so none is numbered `players` (the Mexican Train is
+        # named, never numbered): a play on it is refused at every table size, where the
+        # corpus asks it at a table of three alone (first-026), which a hand-size table
+        # without that row never runs
+        held = T.name(T.tiles_of(st.hands[st.seat])[0])
+        refused = {f"play {held} on {st.players}": ("TRAIN-1",)}
     fx = Fixture(
         id=fid,
         description=(f"{kind.title}, {reached.moves} moves in: {st.players} players, engine "
                      f"{st.engine}-{st.engine}, seat {st.seat} to move (#{number})"),
         clauses=tuple(clauses), source=("computation",),
         path=f"{SITUATION_PATH}{rs.name}>", line=None, table=table, deal=None, steps=steps,
-        expect=(Expectation(variants=(), scope=scope, legal=legal, state=state),),
+        expect=(Expectation(variants=(), scope=scope, legal=legal, refused=refused,
+                            state=state),),
         note=note)
     fx.keep_start(plays, start)  # the table is played under `plays`: built once
     return fx
@@ -849,7 +861,10 @@ def legal_only(fx: Fixture) -> Fixture:
     """A situation as the table its legal set is asked on, without the draw that leads
     there: what identify asks. The draw is the same under every rule set (TURN-2), so it
     tells none apart, and an engine that draws wrong would have that bug, seen in every
-    such table, read as rules of its own on whatever options the legal set reads."""
+    such table, read as rules of its own on whatever options the legal set reads. Nor its
+    refusal of a train past the last seat (TRAIN-1), which reads no option."""
+    if fx.expect[0].refused:  # (TRAIN-1's train past the last seat: no option reads it)
+        fx = dataclasses.replace(fx, expect=(dataclasses.replace(fx.expect[0], refused={}),))
     if fx.steps != ("draw",) or fx.table is None:
         return fx
     table = dict(fx.table)
