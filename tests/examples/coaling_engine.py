@@ -385,7 +385,7 @@ def finish(t: Table, winner: int | None) -> None:
     t.phase = "over"
     t.result = {"end": "blocked" if winner is None else "domino", "winner": winner,
                 "scores": scores}
-    t.scores = [a + b for a, b in zip(t.scores, scores)]
+    t.scores = [a + b for a, b in zip(t.scores, scores, strict=True)]
     if winner is not None:
         t.outs[winner] += 1
         t.seat = winner
@@ -509,7 +509,7 @@ def answer(line: str) -> tuple[dict[str, Any], bool]:
     except SetupRefused as e:
         out = {"ok": False, "error": {"kind": "refused-setup", "message": str(e),
                                       "clause": e.clause}}
-    except Exception as e:  # noqa: BLE001 (a bug answers `internal`, never a traceback)
+    except Exception as e:  # a bug answers `internal`, never a traceback
         out = {"ok": False, "error": {"kind": "internal", "message": repr(e)}}
     return {"id": rid, **out}, req.get("type") == "shutdown"
 
