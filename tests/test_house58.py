@@ -39,7 +39,8 @@ def conform(target: list[str], tmp_path: Path, *pattern: str) -> dict[str, Any]:
 def only(report: dict[str, Any], fixture: str) -> dict[str, Any]:
     found = [r for r in report["results"] if r["fixture"] == fixture]
     assert len(found) == 1, found
-    return found[0]
+    result: dict[str, Any] = found[0]
+    return result
 
 
 def test_a_double_its_own_rule_will_not_lay_is_set_aside(tmp_path: Path) -> None:
