@@ -37,10 +37,17 @@ Planted bugs (on unless `--fixed 1,2,3` switches them off), each with the clause
 breaks:
 1. "round-robin": the deal hands out the pool one tile to each seat in turn, as a table
    deals cards, not each hand in one block from the front (DEAL-1, protocol `deal`);
-2. "any-after-draw": after a draw, any tile of the hand that can be played is offered
-   and accepted, not only the one just drawn (TURN-3);
+2. "closed-cover": a double open on another player's train can be covered only while
+   that train is marked: the author forgot that a cover goes on any train (TRAIN-6), so
+   the player bound to cover it draws and passes instead (DBL-6);
 3. "sixteen-rounds": the match is over after round 16 (engine [1-1]): the author counted
    one round per number from 16 down to 1 (MATCH-1: a double-N match has N+1 rounds).
+
+Bug 2 was first planted as "any-after-draw" (after a draw, any playable tile of the hand
+offered, not only the drawn one: TURN-3). The first run showed it nowhere, and rightly:
+a player draws only when no tile of the hand can be played, and the draw changes no train,
+so no table these rules reach tells the two apart. It was replaced, before any other run,
+by "closed-cover".
 """
 
 from __future__ import annotations
@@ -239,7 +246,7 @@ def owed(t: Table) -> list[int | str]:
 def may_use(t: Table, ref: int | str) -> bool:
     if ref == "mexican" or ref == t.seat:
         return True
-    return t.train(ref).marked or ref in t.open_doubles  # TRAIN-4, TRAIN-6
+    return t.train(ref).marked or (ref in t.open_doubles and not bug(2))  # TRAIN-4, TRAIN-6
 
 
 def why_not(t: Table, tile: Tile, ref: int | str) -> tuple[str, str | None] | None:
@@ -247,7 +254,7 @@ def why_not(t: Table, tile: Tile, ref: int | str) -> tuple[str, str | None] | No
     train = t.train(ref)
     if train.end not in tile:
         return f"{write(tile)} does not match the open end {train.end}", "TRAIN-2"
-    if t.drawn is not None and tile != t.drawn and not bug(2):
+    if t.drawn is not None and tile != t.drawn:
         return f"only the drawn {write(t.drawn)} may be played", "TURN-3"
     if not may_use(t, ref):
         return "that train is closed to you", "TRAIN-4"
