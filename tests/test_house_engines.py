@@ -1951,7 +1951,11 @@ COALING = Engine(
     # TRAIN-4 failure before out_alone.py knew that step), 886 fixtures at 2, 3, 11 or 12
     # seats (DEAL-7); about 3 CPU s; fuzz (12 games, seed 1) nothing. Bugs on: bug 1 (a
     # round-robin deal) DEAL-1, 28; bug 2 (a cover refused on an unmarked train) TRAIN-6,
-    # 19; bug 3 (a match of 16 rounds) MATCH-1, 5. Fuzz finds all three in 2 games (seed 1)
+    # 19; bug 3 (a match of 16 rounds) MATCH-1, 5. Fuzz finds all three in 2 games (seed 1).
+    # identify, measured by hand (load 10 to 13): 246 CPU s with its bugs off (the corpus
+    # explored), 233 on; nothing sure and wrong, the set and table measured, doubles
+    # `other`; scoring `penalty` likely (margin 3) both ways, its bare doubles read as
+    # bugs (5 play-end situations); bugs on, engine_procedure "contradicted (or other)"
     shows={"round-robin": r"departs from the reference's replay after the deal: hand \d+: ",
            "closed-cover": r"^legal actions not allowed by the rules: (draw|pass)\n"
                            r"legal actions missing: play ",
