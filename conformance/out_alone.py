@@ -14,6 +14,12 @@ which doubles are listed open stays the rule's own. Where the entry reads a scor
 values or tie rule of one's own as well, what the round's end is worth is set aside too
 (round_end_alone.py), and each of those options is asked in turn alike.
 
+Where a double may be laid is that rule's question too, though every known value lets it
+go wherever a tile of its number may: a rule of one's own may keep doubles off some trains
+(tests/examples/coaling_engine.py: only on the layer's own train). So each step of the cut
+entry that lays a double is the rule's own to refuse (`Expectation.own_steps`,
+step_alone.own_step_refused): refused, the entry is not applicable; played, it is judged.
+
 fuzz judges such a step alike (fuzz/own_rules.out_alone).
 """
 
@@ -21,11 +27,12 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from collections.abc import Set
+from collections.abc import Sequence, Set
 
 from mtrain.conformance.fixture import Expectation, Fixture
 from mtrain.conformance.round_end_alone import holds_under_each_value, worth_aside
 from mtrain.conformance.runner import ROUND_END
+from mtrain.spec.notation import action_json, is_next_round
 from mtrain.spec.ruleset import Ruleset
 from mtrain.spec.scope import Space
 
@@ -63,4 +70,22 @@ def out_entry(exp: Expectation, fx: Fixture, rs: Ruleset, space: Space,
         cut, state={k: v for k, v in cut.state.items() if k not in DOUBLES_FIELDS})
     if cut.checks == 0:
         return None
-    return cut if holds_under_each_value(fx, cut, rs, space, named, own - named) else None
+    if not holds_under_each_value(fx, cut, rs, space, named, own - named):
+        return None
+    steps = dict(cut.own_steps)
+    for k in double_steps(fx.steps):
+        steps[k] = tuple(sorted({*steps.get(k, ()), OPTION}))
+    return dataclasses.replace(cut, own_steps=tuple(sorted(steps.items())))
+
+
+def double_steps(steps: Sequence[str]) -> list[int]:
+    """The steps (counted from 1) that lay a double."""
+    found = []
+    for k, step in enumerate(steps, 1):
+        if is_next_round(step):
+            continue
+        action = action_json(step)
+        tile = action.get("tile")
+        if isinstance(tile, str) and len(set(tile.split("-"))) == 1:
+            found.append(k)
+    return found

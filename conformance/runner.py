@@ -35,6 +35,7 @@ from mtrain.conformance.double_plays import laid_aside
 from mtrain.conformance.fixture import Expectation, Fixture, load_corpus
 from mtrain.conformance.last_bone import counts_bones
 from mtrain.conformance.match_over import holds_match_over
+from mtrain.conformance.own_score import check_own_score, ended_by_a_step, own_score_asked
 from mtrain.conformance.state_compare import compare_field, compare_result, state_view
 from mtrain.spec import tiles as T
 from mtrain.spec.catalog import RulesetError, catalog
@@ -169,7 +170,7 @@ def _run_one(fx: Fixture, rs: Ruleset, exp: Expectation, impl: Implementation,
     nulls = []
     charged: list[str] = []
     problems = check(exp, rj, state, impl, max_pip_of(rs), require_clauses, nulls,
-                     referee=referee, charged=charged)
+                     referee=referee, charged=charged, ended_here=ended_by_a_step(fx, trace))
     out = Outcome(fx, rs.name, "fail" if problems else "pass", problems)
     out.null_refusals = len(nulls)
     out.charged = charged
@@ -606,10 +607,11 @@ def start_state(fx: Fixture, rs: Ruleset, rj: JSON, impl: Implementation) -> JSO
 def check(exp: Expectation, rj: JSON, state: JSON, impl: Implementation,
           max_pip: int, require_clauses: bool = False,
           nulls: list[str] | None = None, *, referee: Referee | None = None,
-          charged: list[str] | None = None) -> list[str]:
+          charged: list[str] | None = None, ended_here: bool = False) -> list[str]:
     """Every way the implementation's answers differ from `exp`; refusals that name no
     clause are listed in `nulls` (and fail only with `require_clauses`). With a
-    `referee`, each problem's clause is appended to `charged` (attribution.py)."""
+    `referee`, each problem's clause is appended to `charged` (attribution.py).
+    `ended_here`: the implementation's own answer to a step ended the round in `state`."""
     problems: list[str] = []
 
     def charge(clause: str | None) -> None:
@@ -625,7 +627,8 @@ def check(exp: Expectation, rj: JSON, state: JSON, impl: Implementation,
         # (blocked_alone.py): what only the end decides is that rule's
         exp = end_aside(exp)
     if getattr(impl, "can_ask_ahead", False):  # behind the protocol: one round trip
-        impl.ask_ahead(rj, state, questions(exp, state, max_pip))  # type: ignore[attr-defined]
+        impl.ask_ahead(rj, state,  # type: ignore[attr-defined]
+                       questions(exp, state, max_pip, ended_here))
 
     seen: list[str] = []  # plays offered that the rules refuse
     outer = referee  # (the legal set's may hold doubles back: lay_alone.py)
@@ -768,6 +771,12 @@ def check(exp: Expectation, rj: JSON, state: JSON, impl: Implementation,
         round_want = exp.result.get("scores") if isinstance(exp.result, dict) else None
         charge(referee.scoring(round_want, asked[0] if asked else None) if referee else None)
     asked.clear()
+    found = check_own_score(exp, rj, state, impl, ended_here, asked)
+    if found:
+        problems += found
+        charge(referee.scoring((state.get("result") or {}).get("scores"),
+                               asked[0] if asked else None) if referee else None)
+    asked.clear()
     found = check_blocked_scores(exp, rj, state, impl, asked)
     if found:
         problems += found
@@ -776,7 +785,8 @@ def check(exp: Expectation, rj: JSON, state: JSON, impl: Implementation,
     return problems
 
 
-def questions(exp: Expectation, state: JSON, max_pip: int) -> list[tuple[str, JSON]]:
+def questions(exp: Expectation, state: JSON, max_pip: int, ended_here: bool = False
+              ) -> list[tuple[str, JSON]]:
     """The requests `check` makes about `state`, in its order (kind, the fields beside the
     rule set and the state), so that they can be written at once."""
     out: list[tuple[str, JSON]] = []
@@ -789,6 +799,9 @@ def questions(exp: Expectation, state: JSON, max_pip: int) -> list[tuple[str, JS
     if isinstance(exp.result, dict) and exp.result.get("scores") is not None and isinstance(
             result, dict):  # check_score's request
         winner = result.get("winner")
+        out.append(("score", {"winner": winner if isinstance(winner, int) else None}))
+    if own_score_asked(exp, state, ended_here):  # check_own_score's request
+        winner = state["result"].get("winner")
         out.append(("score", {"winner": winner if isinstance(winner, int) else None}))
     if exp.blocked_scores is not None:  # check_blocked_scores's request
         out.append(("score", {"winner": None}))
