@@ -12,7 +12,8 @@ that a call claims only its own task's, in order.
 
 from __future__ import annotations
 
-from collections.abc import Hashable
+from collections import deque
+from collections.abc import Hashable, Sequence
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -81,3 +82,67 @@ def in_step(line: bytes, rid: int) -> bool:
         return False
     rest = digits[len(number):].lstrip()
     return rest.startswith((b",", b"}"))
+
+
+Call = tuple[str, dict[str, bytes]]
+
+
+class AheadQueue:
+    """The requests written ahead to one client: those whose answers are not read yet, in
+    the order written (`unread`), and those not claimed yet, by owner."""
+
+    def __init__(self) -> None:
+        self.unread: deque[Ahead] = deque()
+        self._claimable: dict[Hashable, deque[Ahead]] = {}
+        self.owner: Hashable = None
+
+    def to_write(self, calls: Sequence[Call], owners: Sequence[Hashable] | None
+                 ) -> tuple[Sequence[Call], Sequence[Hashable]]:
+        """Of `calls` (each with its owner; None: the current owner's), those to write: a
+        prefix the current owner has written already, in this order, is not written again;
+        a current owner's request not among them is dropped."""
+        if owners is not None:
+            return calls, owners
+        mine = self._claimable.get(self.owner)
+        if mine:
+            if len(mine) <= len(calls) and all(
+                    a.asks(*call) for a, call in zip(mine, calls, strict=False)):
+                calls = calls[len(mine):]
+            else:
+                del self._claimable[self.owner]
+        return calls, [self.owner] * len(calls)
+
+    def add(self, entry: Ahead) -> None:
+        self.unread.append(entry)
+        self._claimable.setdefault(entry.owner, deque()).append(entry)
+
+    def own(self, owner: Hashable) -> None:
+        """The calls from now on are `owner`'s; the last owner's left unclaimed, dropped."""
+        self._claimable.pop(self.owner, None)
+        self.owner = owner
+
+    def claim(self, kind: str, fields: dict[str, bytes]) -> Ahead | None:
+        """The current owner's next request if it is this one (read or not), else None,
+        its others then dropped: the call is written anew."""
+        mine = self._claimable.get(self.owner)
+        if not mine:
+            return None
+        if mine[0].lost or not mine[0].asks(kind, fields):
+            del self._claimable[self.owner]
+            return None
+        return mine.popleft()
+
+    def behind(self, proc: ChildProcess) -> int:
+        """The bytes of the requests to `proc` whose answers are still to be read."""
+        return sum(a.size for a in self.unread if a.proc is proc)
+
+    def lose(self, proc: ChildProcess) -> None:
+        """The requests written to `proc` and not answered: asked again at their calls."""
+        for entry in self.unread:
+            if entry.proc is proc:
+                entry.lost = True
+        self.unread.clear()
+
+    def forget(self) -> None:
+        self.unread.clear()
+        self._claimable.clear()

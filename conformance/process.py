@@ -41,15 +41,14 @@ import queue
 import shlex
 import threading
 import time
-from collections import deque
 from collections.abc import Hashable, Sequence
 from typing import Any
 
 import orjson
 
 from mtrain import __version__
-from mtrain.conformance.adapter import JSON, Refused, RefusedSetup, Unsupported
-from mtrain.conformance.ahead import Ahead, in_step
+from mtrain.conformance.adapter import JSON, Refused, RefusedSetup
+from mtrain.conformance.ahead import Ahead, AheadQueue, in_step
 from mtrain.conformance.child import (
     POLL,
     STOPPING,
@@ -57,6 +56,17 @@ from mtrain.conformance.child import (
     Line,
     TooLong,
     describe_exit,
+)
+from mtrain.conformance.harness_errors import (
+    FAILURES,
+    ConfigurationError,
+    HarnessError,
+    ImplementationCrashed,
+    ImplementationError,
+    ImplementationTimeout,
+    NotApplicable,
+    ProtocolViolation,
+    given_up,
 )
 from mtrain.conformance.protocol import (
     ERROR_KINDS,
@@ -78,54 +88,11 @@ from mtrain.conformance.protocol import (
 from mtrain.conformance.shell_syntax import shell_syntax
 from mtrain.conformance.wording import json_text, why_not_run
 
-
-class HarnessError(Exception):
-    """A request that got no usable answer; `status` is the result it stands for."""
-
-    status = "error"
-    given_up = False
-    """Set on a request not even tried: the program failed to start too often in a row
-    (or the harness is stopping), so every later request fails the same way."""
-    starting = False
-    """Set where the program failed before the fixture was asked anything: its start
-    (the hello) failed, or it failed to start too often. Nothing the fixture says was
-    asked, so the failure rests on none of its clauses or decisions."""
-
-    def __init__(self, message: str, stderr: str = "") -> None:
-        super().__init__(message)
-        self.message = message
-        self.stderr = stderr
-
-
-def given_up(error: HarnessError) -> HarnessError:
-    """`error`, marked as standing for every request from now on (HarnessError.given_up)."""
-    error.given_up = True
-    return error
-
-
-class ImplementationCrashed(HarnessError):
-    status = "crash"
-
-
-class ImplementationTimeout(HarnessError):
-    status = "timeout"
-
-
-class ProtocolViolation(HarnessError):
-    status = "error"
-
-
-class ImplementationError(HarnessError):
-    """The implementation answered {"ok": false}: it could not handle the request."""
-
-    status = "error"
-
-
-class NotApplicable(HarnessError, Unsupported):
-    """The implementation does not support this request (an `unsupported` answer)."""
-
-    status = "not-applicable"
-
+__all__ = ["AS_EXPECTED", "FAILURES", "FAILURE_LIMIT", "KEPT_ANSWERS", "KEPT_BYTES",
+           "ConfigurationError", "HarnessError", "ImplementationCrashed", "ImplementationError",
+           "ImplementationTimeout", "NotApplicable", "ProcessImplementation",
+           "ProtocolViolation", "command_argv", "given_up", "spoken_versions", "unknown_kind"]
+"""The client, and the errors a request may end in (harness_errors.py), found here too."""
 
 KEPT_ANSWERS = 8192
 """Answer texts known to pass `check_answer` (ProcessImplementation._passed)."""
@@ -133,22 +100,14 @@ KEPT_BYTES = 64 * 1024 * 1024
 """...and their bytes in all: lines of up to MAX_LINE each would otherwise keep gigabytes
 (legal lists listed thousands of times over grew identify to 890 MB)."""
 
-FAILURES = (ImplementationCrashed, ImplementationTimeout, ProtocolViolation)
-
 FAILURE_LIMIT = 10
 """Requests in a row whose failure killed the program (a crash, a timeout, a broken
 stream) before it is not started again: one that fails every request would otherwise
 cost a start, or a timeout, per request for the whole run."""
-"""What no later answer can make up for: a crash, a hang, a broken stream. Each one is
-logged in the implementation's `failures`, so that fuzz, which asks again, still sees it."""
 
 
 class _Lost(Exception):
     """A request written behind one whose failure killed the program: never read."""
-
-
-class ConfigurationError(Exception):
-    """The implementation cannot be used at all: not runnable, or another protocol."""
 
 
 # --- the client ----------------------------------------------------------------------
@@ -216,11 +175,7 @@ class ProcessImplementation:
         # alone (a run gets the same answers under dozens of rule sets)
         self._passed: dict[bytes, str] = {}
         self._passed_bytes = 0
-        # requests written ahead of their calls (ahead.py): those whose answers are not read
-        # yet, in the order written, and those not claimed yet, by owner (a task)
-        self._unread: deque[Ahead] = deque()
-        self._claimable: dict[Hashable, deque[Ahead]] = {}
-        self._owner: Hashable = None
+        self._ahead = AheadQueue()  # requests written ahead of their calls
         self._behind = 0  # bytes of a request written behind the unread ones, being read
         self.asked = 0
         """Calls made (a request claimed from those written ahead counts as its call)."""
@@ -308,7 +263,7 @@ class ProcessImplementation:
             proc.kill()
         finally:
             if polite:  # (else the call under way, which holds the lock, finds it dead)
-                self._forget_ahead()
+                self._ahead.forget()
                 self._lock.release()
 
     def _read_to_shutdown(self, proc: ChildProcess, rid: int) -> None:
@@ -317,8 +272,8 @@ class ProcessImplementation:
         read: that answer was written twice, or more than an answer was written, and
         nothing after it would read it (the run's last request, answered twice, passed).
         Kept in `strays` for the run to charge to its last request."""
-        outstanding = {a.rid for a in self._unread if a.proc is proc}
-        self._forget_ahead()
+        outstanding = {a.rid for a in self._ahead.unread if a.proc is proc}
+        self._ahead.forget()
         deadline = time.monotonic() + min(self.timeout, 2.0)
         while True:
             try:
@@ -372,8 +327,7 @@ class ProcessImplementation:
         self.close()
 
     @property
-    def running(self) -> bool:
-        """Whether a process of it is started (one that died is found at its next call)."""
+    def running(self) -> bool:  # (one that died is found so at its next call)
         return self._proc is not None
 
     @property
@@ -407,7 +361,12 @@ class ProcessImplementation:
         """
         with self._lock:
             self.asked += 1
-            entry = self._claim(kind, fields)
+            entry = self._ahead.claim(kind, fields)
+            if entry is not None and not entry.read:
+                try:
+                    self._read_through(entry)
+                except _Lost:  # a request before it killed the program: asked anew
+                    entry = None
             if entry is not None:
                 try:
                     if entry.line is None:  # the failure met reading it, now its call's
@@ -444,74 +403,36 @@ class ProcessImplementation:
                    owners: Sequence[Hashable] | None = None) -> None:
         """Write these requests (kind, encoded fields) at once, before they are asked: the
         calls that follow with the same kinds and fields, in this order, read their answers
-        without a round trip each. `owners` (one per call): the task each belongs to, whose
-        calls alone claim it (see `own`); else the current owner's. A call that asks
-        otherwise than its owner's next one drops the owner's others (their answers read
-        and dropped in turn); requests already written for the owner, in this order, are
-        not written again. Only to a program already running: one that is not starts at
-        its call."""
+        without a round trip each. `owners`: the task each is for (see `own`), else the
+        current one (ahead.AheadQueue). Only to a program already running."""
         with self._lock:
             proc = self._proc
+            calls, owners = self._ahead.to_write(calls, owners)
             if proc is None or not calls:
                 return
-            if owners is None:
-                owners = [self._owner] * len(calls)
-                mine = self._claimable.get(self._owner)
-                if mine:
-                    if len(mine) <= len(calls) and all(
-                            a.asks(*call) for a, call in zip(mine, calls, strict=False)):
-                        calls, owners = calls[len(mine):], owners[len(mine):]
-                    else:
-                        del self._claimable[self._owner]
             lines = []
             for (kind, fields), owner in zip(calls, owners, strict=True):
                 rid = next(self._ids)
                 lines.append(encode_request(rid, kind, fields))
-                entry = Ahead(proc, kind, fields, rid, proc.stderr.mark(), self._first_id,
-                              len(lines[-1]), owner)
-                self._unread.append(entry)
-                self._claimable.setdefault(owner, deque()).append(entry)
-            if not lines:
-                return
+                self._ahead.add(Ahead(proc, kind, fields, rid, proc.stderr.mark(),
+                                      self._first_id, len(lines[-1]), owner))
             self._last_request = lines[-1]
             self.requests += len(lines)
             try:
                 proc.send(b"".join(lines))
             except (OSError, ValueError):  # it has exited: the calls will say so
-                self._lose(proc)
+                self._ahead.lose(proc)
 
     def own(self, owner: Hashable) -> None:
-        """The calls from now on are `owner`'s (a task of conform's): they claim the
-        requests written ahead for it; the previous owner's left unclaimed are dropped."""
+        """The calls from now on are `owner`'s (a task): they claim its requests ahead."""
         with self._lock:
-            self._claimable.pop(self._owner, None)
-            self._owner = owner
-
-    def _claim(self, kind: str, fields: dict[str, bytes]) -> Ahead | None:
-        """The request written ahead that this call asks, read (its line or its failure),
-        or None: it is the owner's next and the same request, or the call is written anew
-        (and the owner's others dropped)."""
-        mine = self._claimable.get(self._owner)
-        if not mine:
-            return None
-        entry = mine[0]
-        if entry.lost or not entry.asks(kind, fields):
-            del self._claimable[self._owner]
-            return None
-        mine.popleft()
-        if not entry.read:
-            try:
-                self._read_through(entry)
-            except _Lost:
-                return None
-        return entry
+            self._ahead.own(owner)
 
     def _read_through(self, last: Ahead | None) -> None:
-        """Read the answers written ahead, in order, up to `last` (None: all): each line
-        kept for its call. One that kills the program (a crash, a timeout, a line too
-        long, a line out of step) is kept as that request's, and the requests written
-        after it are lost: _Lost if `last` (or the request behind them) is one."""
-        unread = self._unread
+        """Read the answers written ahead, in order, up to `last` (None: all), each kept
+        for its call; a failure that kills the program (a line out of step too) is its
+        request's, and the requests after it are lost: _Lost if `last` is one of them."""
+        unread = self._ahead.unread
         while unread:
             entry = unread.popleft()
             proc = entry.proc
@@ -519,28 +440,16 @@ class ProcessImplementation:
                 entry.line = self._line(proc, entry.kind, entry.rid, entry.mark)
             except FAILURES as e:
                 entry.error = e
-                self._lose(proc)
+                self._ahead.lose(proc)
                 if entry is last:
                     return
                 raise _Lost from None
             if not in_step(entry.line, entry.rid):  # the stream is no longer in step: its
                 self._drop(proc)  # call says how (as a call waiting on it would have)
-                if entry is last:
-                    return
-                raise _Lost
+                if entry is not last:
+                    raise _Lost
             if entry is last:
                 return
-
-    def _lose(self, proc: ChildProcess) -> None:
-        """The requests written to `proc` and not answered: asked again at their calls."""
-        for entry in self._unread:
-            if entry.proc is proc:
-                entry.lost = True
-        self._unread.clear()
-
-    def _forget_ahead(self) -> None:
-        self._unread.clear()
-        self._claimable.clear()
 
     def _ensure(self) -> ChildProcess:
         if self._proc is not None:
@@ -616,8 +525,8 @@ class ProcessImplementation:
         proc.kill()
         if self._proc is proc:
             self._proc = None
-        if self._unread and self._unread[0].proc is proc:
-            self._lose(proc)
+        if self._ahead.unread and self._ahead.unread[0].proc is proc:
+            self._ahead.lose(proc)
 
     def _exchange(self, proc: ChildProcess, kind: str, rid: int, request_line: bytes,
                   expect: bytes | None = None, starting: bool = False) -> JSON:
@@ -628,7 +537,7 @@ class ProcessImplementation:
             proc.send(request_line)
         except (OSError, ValueError):
             raise self._crashed(proc, kind, stdin=True) from None
-        if self._unread:  # the answers to requests written ahead of it come first
+        if self._ahead.unread:  # the answers to requests written ahead of it come first
             self._behind = len(request_line)
             try:
                 self._read_through(None)
@@ -661,7 +570,7 @@ class ProcessImplementation:
                 pending = proc.stdin_pending()
                 # the requests written after this one wait in its stdin too: only
                 # bytes beyond theirs are this request's
-                later = sum(a.size for a in self._unread if a.proc is proc) + self._behind
+                later = self._ahead.behind(proc) + self._behind
                 self._drop(proc)
                 wrote = (f" (it wrote a line it never ended with a newline: {unfinished})"
                          if unfinished else
