@@ -265,6 +265,8 @@ def run_tasks(tasks: Sequence[Task], runner: Runner, first: Implementation,
     made: list[Implementation] = [first]
     abort: list[BaseException] = []
     next_task = iter(range(len(tasks)))
+    taken = [0]  # tasks handed out
+    workers = max(1, min(jobs, len(tasks)))
     lock = threading.Lock()
     stopping = threading.Event()
 
@@ -278,7 +280,11 @@ def run_tasks(tasks: Sequence[Task], runner: Runner, first: Implementation,
         ahead = Lookahead.of(impl)
         while not abort:
             with lock:
-                chunk = list(itertools.islice(next_task, 1 if ahead is None else TASKS_AHEAD))
+                # a share of what is left, so that every worker has some to the end
+                size = 1 if ahead is None else max(1, min(
+                    TASKS_AHEAD, (len(tasks) - taken[0]) // (2 * workers)))
+                chunk = list(itertools.islice(next_task, size))
+                taken[0] += len(chunk)
             if not chunk:
                 return
             try:
