@@ -536,6 +536,8 @@ class ProcessImplementation:
         try:
             proc.send(request_line)
         except (OSError, ValueError):
+            if self._ahead.unread:  # it died on one written before: that one's failure
+                self._read_through(None)
             raise self._crashed(proc, kind, stdin=True) from None
         if self._ahead.unread:  # the answers to requests written ahead of it come first
             self._behind = len(request_line)

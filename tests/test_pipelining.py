@@ -109,12 +109,18 @@ def test_a_call_that_asks_otherwise_drops_its_tasks_answers_not_the_others(
         assert impl.requests == 6  # the hello, three ahead, 2 and 1 again
 
 
-def test_a_crash_ahead_is_charged_to_the_request_it_died_on(tmp_path: Path) -> None:
+@pytest.mark.parametrize("exited", [False, True])
+def test_a_crash_ahead_is_charged_to_the_request_it_died_on(tmp_path: Path,
+                                                            exited: bool) -> None:
     with engine(tmp_path, crash=2) as impl:
         impl.start()
         impl.send_ahead([ask(1), ask(2), ask(3)], ["a", "b", "c"])
         impl.own("a")
         assert call(impl, 1) == [1]
+        if exited:  # gone before 9 is written: the write fails (it was charged to 9)
+            proc = impl._proc
+            assert proc is not None
+            proc.popen.wait(FAR)
         # written behind 2 and 3: the program died on 2, so 9 is asked of a new one
         assert call(impl, 9) == [9]
         assert impl.starts == 2 and impl.failures == []
