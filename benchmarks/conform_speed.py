@@ -2,6 +2,7 @@
 through the protocol, warm and on a first run.
 
     python benchmarks/conform_speed.py [--runs 5] [--cases in-process,cold] [--json]
+                                       [--args "--variant pagat --variant puremco"]
 
 Four cases, each a fresh command as a user runs it (its report written to a pipe):
 
@@ -30,7 +31,8 @@ Exit code 1 when a target is missed or a run does not pass.
 
 With `--base REV` (a git revision, e.g. main), the same cases (but `played`) run from that
 revision's code too, in the same turns, and the ratios new / base are printed: on a busy
-machine the only comparison worth making.
+machine the only comparison worth making. `--args` adds arguments to every conform
+command (a few rule sets, say: a comparison of builds that fits a busy machine's time).
 """
 
 from __future__ import annotations
@@ -39,6 +41,7 @@ import argparse
 import json
 import os
 import re
+import shlex
 import sys
 import tempfile
 from pathlib import Path
@@ -77,16 +80,18 @@ def main() -> int:
                         "run (default: a new one, warmed by an untimed first run)")
     parser.add_argument("--cases", default=",".join(DEFAULT_CASES),
                         help=f"the cases to run, among {', '.join(CASES)} (default: %(default)s)")
+    parser.add_argument("--args", default="", help="more arguments of every mtrain conform")
     args = parser.parse_args()
+    more = shlex.split(args.args)
     chosen = [c.strip() for c in args.cases.split(",") if c.strip()]
     if not chosen or not set(chosen) <= set(CASES):
         parser.error(f"--cases: name some of {', '.join(CASES)}")
     if "protocol" in chosen and not {"in-process", "played"} <= set(chosen):
         parser.error("--cases: protocol is judged against in-process and played: name them too")
     mtrain = mtrain_command()
-    argv = {"in-process": [mtrain, "conform"], "played": [mtrain, "conform"],
-            "protocol": [mtrain, "conform", "--impl", f"{mtrain} serve"],
-            "cold": [mtrain, "conform"]}
+    argv = {"in-process": [mtrain, "conform", *more], "played": [mtrain, "conform", *more],
+            "protocol": [mtrain, "conform", *more, "--impl", f"{mtrain} serve"],
+            "cold": [mtrain, "conform", *more]}
     cases = {name: argv[name] for name in chosen}
     with tempfile.TemporaryDirectory() as tmp:
         # a cache of the run's own, warmed by the first run: the user's folder is shared
@@ -99,17 +104,18 @@ def main() -> int:
         if args.base:
             python = f"{sys.executable} -m mtrain"
             base = {**base_env(args.base, Path(tmp)), CACHE_ENV: own[CACHE_ENV]}
-            based = {"in-process": [*python.split(), "conform"],
-                     "protocol": [*python.split(), "conform", "--impl", f"{python} serve"],
-                     "cold": [*python.split(), "conform"]}
+            based = {"in-process": [*python.split(), "conform", *more],
+                     "protocol": [*python.split(), "conform", *more, "--impl",
+                                  f"{python} serve"],
+                     "cold": [*python.split(), "conform", *more]}
             for name in BASED:
                 if name in chosen:
                     cases[f"base {name}"], envs[f"base {name}"] = based[name], base
         before = load()
         if set(chosen) - {"cold"}:
-            run([mtrain, "conform"], env=own)  # warms the file cache and mtrain's own
+            run([mtrain, "conform", *more], env=own)  # warms the file cache and mtrain's own
             if base is not None:  # the base's code keeps situations of its own
-                run([sys.executable, "-m", "mtrain", "conform"], env=base)
+                run([sys.executable, "-m", "mtrain", "conform", *more], env=base)
         timed: dict[str, list[Timed]] = {name: [] for name in cases}
         counts: dict[str, tuple[int, int]] = {}
         for k in range(args.runs):

@@ -8,6 +8,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import dataclasses
+import itertools
 import shlex
 import signal
 import threading
@@ -30,6 +31,7 @@ from mtrain.conformance.double_alone import unheld_double
 from mtrain.conformance.fixture import FIXTURE_ROOT, Fixture
 from mtrain.conformance.follow_probe import outside_bracket
 from mtrain.conformance.known_failures import SkipEntry
+from mtrain.conformance.lookahead import TASKS_AHEAD, Lookahead
 from mtrain.conformance.own_checks import own_checks
 from mtrain.conformance.partition import REFUSED_ROUND, round_of_its_own
 from mtrain.conformance.process import ConfigurationError, HarnessError
@@ -263,6 +265,8 @@ def run_tasks(tasks: Sequence[Task], runner: Runner, first: Implementation,
     made: list[Implementation] = [first]
     abort: list[BaseException] = []
     next_task = iter(range(len(tasks)))
+    taken = [0]  # tasks handed out
+    workers = max(1, min(jobs, len(tasks)))
     lock = threading.Lock()
     stopping = threading.Event()
 
@@ -272,22 +276,39 @@ def run_tasks(tasks: Sequence[Task], runner: Runner, first: Implementation,
     last: dict[int, int] = {}
 
     def worker(impl: Implementation) -> None:
+        # behind the protocol, the first requests of the next tasks go out at once
+        ahead = Lookahead.of(impl)
         while not abort:
             with lock:
-                i = next(next_task, None)
-            if i is None:
+                # a share of what is left, so that every worker has some to the end
+                size = 1 if ahead is None else max(1, min(
+                    TASKS_AHEAD, (len(tasks) - taken[0]) // (2 * workers)))
+                chunk = list(itertools.islice(next_task, size))
+                taken[0] += len(chunk)
+            if not chunk:
                 return
-            asked = getattr(impl, "requests", None)
             try:
-                result = runner.run(tasks[i], impl)
-            except BaseException as e:  # ConfigurationError, KeyboardInterrupt, bugs
+                if ahead is not None:
+                    ahead.write(runner.run, [tasks[i] for i in chunk], chunk)
+            except BaseException as e:  # KeyboardInterrupt, bugs
                 abort.append(e)
                 return
-            if stopping.is_set():  # cut short by the harness closing it: no verdict
-                return
-            results[i] = result
-            if asked is None or getattr(impl, "requests", None) != asked:
-                last[id(impl)] = i
+            for i in chunk:
+                if abort:
+                    return
+                if ahead is not None:
+                    ahead.begin(i)
+                asked = getattr(impl, "asked", None)
+                try:
+                    result = runner.run(tasks[i], impl)
+                except BaseException as e:  # ConfigurationError, KeyboardInterrupt, bugs
+                    abort.append(e)
+                    return
+                if stopping.is_set():  # cut short by the harness closing it: no verdict
+                    return
+                results[i] = result
+                if asked is None or getattr(impl, "asked", None) != asked:
+                    last[id(impl)] = i
 
     def run_workers(jobs: int) -> None:
         try:

@@ -36,20 +36,19 @@ closed them as well can be left behind.
 
 from __future__ import annotations
 
-import contextlib
 import itertools
 import queue
 import shlex
 import threading
 import time
-from collections import deque
-from collections.abc import Sequence
+from collections.abc import Hashable, Sequence
 from typing import Any
 
 import orjson
 
 from mtrain import __version__
-from mtrain.conformance.adapter import JSON, Refused, RefusedSetup, Unsupported
+from mtrain.conformance.adapter import JSON, Refused, RefusedSetup
+from mtrain.conformance.ahead import Ahead, AheadQueue, in_step
 from mtrain.conformance.child import (
     POLL,
     STOPPING,
@@ -57,6 +56,17 @@ from mtrain.conformance.child import (
     Line,
     TooLong,
     describe_exit,
+)
+from mtrain.conformance.harness_errors import (
+    FAILURES,
+    ConfigurationError,
+    HarnessError,
+    ImplementationCrashed,
+    ImplementationError,
+    ImplementationTimeout,
+    NotApplicable,
+    ProtocolViolation,
+    given_up,
 )
 from mtrain.conformance.protocol import (
     ERROR_KINDS,
@@ -78,54 +88,11 @@ from mtrain.conformance.protocol import (
 from mtrain.conformance.shell_syntax import shell_syntax
 from mtrain.conformance.wording import json_text, why_not_run
 
-
-class HarnessError(Exception):
-    """A request that got no usable answer; `status` is the result it stands for."""
-
-    status = "error"
-    given_up = False
-    """Set on a request not even tried: the program failed to start too often in a row
-    (or the harness is stopping), so every later request fails the same way."""
-    starting = False
-    """Set where the program failed before the fixture was asked anything: its start
-    (the hello) failed, or it failed to start too often. Nothing the fixture says was
-    asked, so the failure rests on none of its clauses or decisions."""
-
-    def __init__(self, message: str, stderr: str = "") -> None:
-        super().__init__(message)
-        self.message = message
-        self.stderr = stderr
-
-
-def given_up(error: HarnessError) -> HarnessError:
-    """`error`, marked as standing for every request from now on (HarnessError.given_up)."""
-    error.given_up = True
-    return error
-
-
-class ImplementationCrashed(HarnessError):
-    status = "crash"
-
-
-class ImplementationTimeout(HarnessError):
-    status = "timeout"
-
-
-class ProtocolViolation(HarnessError):
-    status = "error"
-
-
-class ImplementationError(HarnessError):
-    """The implementation answered {"ok": false}: it could not handle the request."""
-
-    status = "error"
-
-
-class NotApplicable(HarnessError, Unsupported):
-    """The implementation does not support this request (an `unsupported` answer)."""
-
-    status = "not-applicable"
-
+__all__ = ["AS_EXPECTED", "FAILURES", "FAILURE_LIMIT", "KEPT_ANSWERS", "KEPT_BYTES",
+           "ConfigurationError", "HarnessError", "ImplementationCrashed", "ImplementationError",
+           "ImplementationTimeout", "NotApplicable", "ProcessImplementation",
+           "ProtocolViolation", "command_argv", "given_up", "spoken_versions", "unknown_kind"]
+"""The client, and the errors a request may end in (harness_errors.py), found here too."""
 
 KEPT_ANSWERS = 8192
 """Answer texts known to pass `check_answer` (ProcessImplementation._passed)."""
@@ -133,18 +100,14 @@ KEPT_BYTES = 64 * 1024 * 1024
 """...and their bytes in all: lines of up to MAX_LINE each would otherwise keep gigabytes
 (legal lists listed thousands of times over grew identify to 890 MB)."""
 
-FAILURES = (ImplementationCrashed, ImplementationTimeout, ProtocolViolation)
-
 FAILURE_LIMIT = 10
 """Requests in a row whose failure killed the program (a crash, a timeout, a broken
 stream) before it is not started again: one that fails every request would otherwise
 cost a start, or a timeout, per request for the whole run."""
-"""What no later answer can make up for: a crash, a hang, a broken stream. Each one is
-logged in the implementation's `failures`, so that fuzz, which asks again, still sees it."""
 
 
-class ConfigurationError(Exception):
-    """The implementation cannot be used at all: not runnable, or another protocol."""
+class _Lost(Exception):
+    """A request written behind one whose failure killed the program: never read."""
 
 
 # --- the client ----------------------------------------------------------------------
@@ -212,8 +175,10 @@ class ProcessImplementation:
         # alone (a run gets the same answers under dozens of rule sets)
         self._passed: dict[bytes, str] = {}
         self._passed_bytes = 0
-        # requests written ahead of their calls: (process, kind, fields, id, stderr mark)
-        self._ahead: deque[tuple[ChildProcess, str, dict[str, bytes], int, int]] = deque()
+        self._ahead = AheadQueue()  # requests written ahead of their calls
+        self._behind = 0  # bytes of a request written behind the unread ones, being read
+        self.asked = 0
+        """Calls made (a request claimed from those written ahead counts as its call)."""
 
     # -- the Implementation interface -------------------------------------------------
 
@@ -297,7 +262,8 @@ class ProcessImplementation:
                 proc.exit_code(2.0)
             proc.kill()
         finally:
-            if polite:
+            if polite:  # (else the call under way, which holds the lock, finds it dead)
+                self._ahead.forget()
                 self._lock.release()
 
     def _read_to_shutdown(self, proc: ChildProcess, rid: int) -> None:
@@ -306,8 +272,8 @@ class ProcessImplementation:
         read: that answer was written twice, or more than an answer was written, and
         nothing after it would read it (the run's last request, answered twice, passed).
         Kept in `strays` for the run to charge to its last request."""
-        outstanding = {a[3] for a in self._ahead if a[0] is proc}
-        self._ahead.clear()
+        outstanding = {a.rid for a in self._ahead.unread if a.proc is proc}
+        self._ahead.forget()
         deadline = time.monotonic() + min(self.timeout, 2.0)
         while True:
             try:
@@ -361,6 +327,10 @@ class ProcessImplementation:
         self.close()
 
     @property
+    def running(self) -> bool:  # (one that died is found so at its next call)
+        return self._proc is not None
+
+    @property
     def stderr_tail(self) -> str:
         return "" if self._proc is None else self._proc.stderr.tail()
 
@@ -390,67 +360,96 @@ class ProcessImplementation:
         written again: its answer is read.
         """
         with self._lock:
-            ahead = self._ahead
-            if ahead and ahead[0][0] is self._proc and ahead[0][1] == kind \
-                    and ahead[0][2] == fields:
-                proc, _, _, rid, mark = ahead.popleft()
+            self.asked += 1
+            entry = self._ahead.claim(kind, fields)
+            if entry is not None and not entry.read:
                 try:
-                    answer = self._answer(proc, kind, rid, mark, expect)
+                    self._read_through(entry)
+                except _Lost:  # a request before it killed the program: asked anew
+                    entry = None
+            if entry is not None:
+                try:
+                    if entry.line is None:  # the failure met reading it, now its call's
+                        raise entry.error or AssertionError("neither line nor failure")
+                    answer = self._use(entry.proc, kind, entry.rid, entry.mark, entry.line,
+                                       expect, entry.first_id)
                 except FAILURES as e:
-                    self._failed(e)
+                    self._failed(e, self._proc is None or entry.proc is not self._proc)
                     raise
                 self._killed_in_a_row = 0
                 return answer
-            self._drain()
-            try:
-                proc = self._ensure()
-                rid = next(self._ids)
-                answer = self._exchange(proc, kind, rid, encode_request(rid, kind, fields),
-                                        expect)
-            except FAILURES as e:
-                self._failed(e)
-                raise
-            self._killed_in_a_row = 0
-            return answer
+            while True:
+                try:
+                    proc = self._ensure()
+                    rid = next(self._ids)
+                    answer = self._exchange(proc, kind, rid, encode_request(rid, kind, fields),
+                                            expect)
+                except _Lost:  # a request written ahead of it killed the program: again
+                    continue
+                except FAILURES as e:
+                    self._failed(e, self._proc is None)
+                    raise
+                self._killed_in_a_row = 0
+                return answer
 
-    def _failed(self, error: HarnessError) -> None:
+    def _failed(self, error: HarnessError, killed: bool) -> None:
         """Count a failure that killed the program (a wrong shape leaves it running)."""
         self.failures.append(f"{error.status}: {error.message}")
-        if self._proc is None and not error.given_up:
+        if killed and not error.given_up:
             self._killed_in_a_row += 1
             self._last_failure = error
 
-    def send_ahead(self, calls: Sequence[tuple[str, dict[str, bytes]]]) -> None:
+    def send_ahead(self, calls: Sequence[tuple[str, dict[str, bytes]]],
+                   owners: Sequence[Hashable] | None = None) -> None:
         """Write these requests (kind, encoded fields) at once, before they are asked: the
         calls that follow with the same kinds and fields, in this order, read their answers
-        without a round trip each. Answers left unread are read and dropped before any other
-        request. Only to a program already running: one that is not starts at its call."""
+        without a round trip each. `owners`: the task each is for (see `own`), else the
+        current one (ahead.AheadQueue). Only to a program already running."""
         with self._lock:
-            self._drain()
             proc = self._proc
+            calls, owners = self._ahead.to_write(calls, owners)
             if proc is None or not calls:
                 return
             lines = []
-            for kind, fields in calls:
+            for (kind, fields), owner in zip(calls, owners, strict=True):
                 rid = next(self._ids)
                 lines.append(encode_request(rid, kind, fields))
-                self._last_request = lines[-1]
-                self._ahead.append((proc, kind, fields, rid, proc.stderr.mark()))
-            self.requests += len(calls)
+                self._ahead.add(Ahead(proc, kind, fields, rid, proc.stderr.mark(),
+                                      self._first_id, len(lines[-1]), owner))
+            self._last_request = lines[-1]
+            self.requests += len(lines)
             try:
                 proc.send(b"".join(lines))
             except (OSError, ValueError):  # it has exited: the calls will say so
-                self._ahead.clear()
-                self.requests -= len(calls)
+                self._ahead.lose(proc)
 
-    def _drain(self) -> None:
-        """Read and drop the answers to requests written ahead and never asked for."""
-        while self._ahead:
-            proc, kind, _, rid, mark = self._ahead.popleft()
-            if proc is not self._proc:
-                continue
-            with contextlib.suppress(HarnessError, NotApplicable):
-                self._answer(proc, kind, rid, mark, None)
+    def own(self, owner: Hashable) -> None:
+        """The calls from now on are `owner`'s (a task): they claim its requests ahead."""
+        with self._lock:
+            self._ahead.own(owner)
+
+    def _read_through(self, last: Ahead | None) -> None:
+        """Read the answers written ahead, in order, up to `last` (None: all), each kept
+        for its call; a failure that kills the program (a line out of step too) is its
+        request's, and the requests after it are lost: _Lost if `last` is one of them."""
+        unread = self._ahead.unread
+        while unread:
+            entry = unread.popleft()
+            proc = entry.proc
+            try:
+                entry.line = self._line(proc, entry.kind, entry.rid, entry.mark)
+            except FAILURES as e:
+                entry.error = e
+                self._ahead.lose(proc)
+                if entry is last:
+                    return
+                raise _Lost from None
+            if not in_step(entry.line, entry.rid):  # the stream is no longer in step: its
+                self._drop(proc)  # call says how (as a call waiting on it would have)
+                if entry is not last:
+                    raise _Lost
+            if entry is last:
+                return
 
     def _ensure(self) -> ChildProcess:
         if self._proc is not None:
@@ -526,6 +525,8 @@ class ProcessImplementation:
         proc.kill()
         if self._proc is proc:
             self._proc = None
+        if self._ahead.unread and self._ahead.unread[0].proc is proc:
+            self._ahead.lose(proc)
 
     def _exchange(self, proc: ChildProcess, kind: str, rid: int, request_line: bytes,
                   expect: bytes | None = None, starting: bool = False) -> JSON:
@@ -535,13 +536,28 @@ class ProcessImplementation:
         try:
             proc.send(request_line)
         except (OSError, ValueError):
+            if self._ahead.unread:  # it died on one written before: that one's failure
+                self._read_through(None)
             raise self._crashed(proc, kind, stdin=True) from None
+        if self._ahead.unread:  # the answers to requests written ahead of it come first
+            self._behind = len(request_line)
+            try:
+                self._read_through(None)
+            finally:
+                self._behind = 0
         return self._answer(proc, kind, rid, mark, expect, starting)
 
     def _answer(self, proc: ChildProcess, kind: str, rid: int, mark: int,
                 expect: bytes | None, starting: bool = False) -> JSON:
         """The checked answer to request `rid`, already sent (see _exchange); `starting`:
         the hello that opens the process, bounded by `start_timeout`."""
+        line = self._line(proc, kind, rid, mark, starting)
+        return self._use(proc, kind, rid, mark, line, expect, self._first_id)
+
+    def _line(self, proc: ChildProcess, kind: str, rid: int, mark: int,
+              starting: bool = False) -> bytes:
+        """The line answering request `rid`, within its timeout counted from now (blank
+        lines skipped); a crash, a timeout or a line too long raised as its failure."""
         start = self.start_timeout if starting and self.start_timeout is not None else None
         bound = self.timeout if start is None else start
         deadline = time.monotonic() + bound
@@ -554,10 +570,9 @@ class ProcessImplementation:
                 unfinished = proc.unfinished()
                 unread = proc.stdin_unread()
                 pending = proc.stdin_pending()
-                # the requests written ahead after this one wait in its stdin too: only
-                # bytes beyond theirs are this request's (recomputed here, at a timeout)
-                later = sum(len(encode_request(a[3], a[1], a[2])) for a in self._ahead
-                            if a[0] is proc)
+                # the requests written after this one wait in its stdin too: only
+                # bytes beyond theirs are this request's
+                later = self._ahead.behind(proc) + self._behind
                 self._drop(proc)
                 wrote = (f" (it wrote a line it never ended with a newline: {unfinished})"
                          if unfinished else
@@ -604,8 +619,12 @@ class ProcessImplementation:
                     f"{self.max_line} bytes; the implementation was killed", proc.stderr.tail())
             assert isinstance(line, bytes)
             if line.strip():
-                break
+                return line
             empty += 1
+
+    def _use(self, proc: ChildProcess, kind: str, rid: int, mark: int, line: bytes,
+             expect: bytes | None, first_id: int) -> JSON:
+        """The checked answer `line` to request `rid` (`first_id`: its process's hello's)."""
         if expect is not None and line == b'{"id":%d,"ok":true,%s}\n' % (rid, expect):
             return AS_EXPECTED
         head = b'{"id":%d,' % rid
@@ -640,7 +659,7 @@ class ProcessImplementation:
             carries = f"carries id {json_text(got)}" if "id" in answer else "carries no id"
             if type(got) is int and not is_id(got):
                 carries += f", which no request has (an id is an integer from 0 to {MAX_ID})"
-            elif type(got) is int and self._earlier(got, rid):  # one answer twice, or late
+            elif type(got) is int and first_id <= got < rid:  # one answer twice, or late
                 carries += (", an earlier request's: it answered that request twice, or "
                             "answers one request behind")
             why = "one answer per request, in order"
@@ -709,11 +728,6 @@ class ProcessImplementation:
         except KeyboardInterrupt:  # stopping, with an answer still due: no polite close
             proc.kill()
             raise
-
-    def _earlier(self, got: int, rid: int) -> bool:
-        """Whether `got` is the id of a request sent before `rid` to this process (ids
-        count up from the one its hello had)."""
-        return self._first_id <= got < rid
 
     def _crashed(self, proc: ChildProcess, kind: str, stdin: bool = False
                  ) -> ImplementationCrashed:
