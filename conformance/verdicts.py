@@ -28,7 +28,7 @@ from mtrain.spec.scope import Space
 
 KIND = "applies"
 KEPT_RULESETS = 64
-"""The most rule sets whose verdicts the cache keeps (the least recently written go):
+"""The most rule sets whose verdicts the cache keeps (the least recently used go):
 an author's few, and every example engine's rule file in the test suite."""
 
 

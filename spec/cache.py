@@ -9,6 +9,11 @@ one runs no code (each is a header line with its digest, then the value).
 
 The folder is the one MTRAIN_CACHE_DIR names (set to "" or "off": nothing is kept on
 disk), else $XDG_CACHE_HOME/mtrain, else ~/.cache/mtrain.
+
+Each kind keeps a few entries; those used least recently (read or written) go first
+(prune). A read is recorded apart from the entry (USED), never by touching the entry's
+own time: that time is part of the stamp that tells `update` nobody wrote the entry since
+it was read.
 """
 
 from __future__ import annotations
@@ -194,14 +199,42 @@ def source_digest(root: str) -> str:
 
 
 def read(kind: str, name: str) -> Any:
-    """The value kept under `kind/name`, or None: never kept, or not readable as kept."""
+    """The value kept under `kind/name`, or None: never kept, or not readable as kept. A
+    value read counts as used (prune keeps it before those used longer ago)."""
     base = folder()
     if base is None:
         return None
     try:
-        return unpacked((base / kind / name).read_bytes())
+        # one open file read whole: an entry pruned meanwhile is read to its end all the
+        # same (its bytes live while open) or, gone before it was opened, is absent
+        value = unpacked((base / kind / name).read_bytes())
     except OSError:
         return None
+    if value is not None:
+        _mark_used(base, kind, name)
+    return value
+
+
+USED = ".used"
+"""The folder, beside the kinds', where each entry read has an empty file of its name
+whose time is that of its last read (_mark_used)."""
+
+
+def _used_path(base: Path, kind: str, name: str) -> Path:
+    return base / USED / kind / name
+
+
+def _mark_used(base: Path, kind: str, name: str) -> None:
+    """Record that `kind/name` was read now (no error if it cannot be)."""
+    path = _used_path(base, kind, name)
+    try:
+        os.utime(path)
+    except FileNotFoundError:  # its first read (or its folder not made yet)
+        with contextlib.suppress(OSError):
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.touch()
+    except OSError:
+        pass
 
 
 def packed(value: Any) -> bytes:
@@ -224,9 +257,10 @@ def unpacked(entry: bytes) -> Any:
         return None
 
 
-def write(kind: str, name: str, value: Any, keep: int = 8) -> None:
-    """Keep `value` (plain JSON) under `kind/name`, written whole or not at all, and no
-    more than `keep` entries of that kind (the least recently written go)."""
+def write(kind: str, name: str, value: Any, keep: int = 8, budget: int | None = None
+          ) -> None:
+    """Keep `value` (plain JSON) under `kind/name`, written whole or not at all, and of
+    that kind no more than `keep` entries and `budget` bytes (prune)."""
     base = folder()
     if base is None:
         return
@@ -242,7 +276,7 @@ def write(kind: str, name: str, value: Any, keep: int = 8) -> None:
         with contextlib.suppress(OSError):
             tmp.unlink()
         return
-    prune(path.parent, keep)
+    prune(path.parent, keep, budget)
 
 
 Stamp = tuple[int, int, int]
@@ -263,8 +297,8 @@ def stamp(kind: str, name: str) -> Stamp | None:
 
 
 def update(kind: str, name: str, change: Callable[[dict[str, Any]], dict[str, Any]],
-           keep: int = 8, seen: tuple[Stamp | None, dict[str, Any]] | None = None
-           ) -> dict[str, Any]:
+           keep: int = 8, seen: tuple[Stamp | None, dict[str, Any]] | None = None,
+           budget: int | None = None) -> dict[str, Any]:
     """Keep `change(value)`, `value` being the dict under `kind/name` as it stands now ({}
     if none), and return it. The entry is read again and written while this process
     alone holds its lock (where the system has flock): two processes adding to one entry
@@ -273,7 +307,7 @@ def update(kind: str, name: str, change: Callable[[dict[str, Any]], dict[str, An
     between, and the next run worked it out again. `seen`: the stamp taken before the
     caller read the entry and the value it read, taken for the entry's when the stamp
     is still the entry's (nobody wrote it since, or none was kept and none is: it is not
-    read again)."""
+    read again). `keep` and `budget`: as `write`'s."""
     base = folder()
     if base is None:
         return change({})
@@ -283,7 +317,7 @@ def update(kind: str, name: str, change: Callable[[dict[str, Any]], dict[str, An
         else:
             kept = read(kind, name)
         value = change(kept if isinstance(kept, dict) else {})
-        write(kind, name, value, keep)
+        write(kind, name, value, keep, budget)
     return value
 
 
@@ -325,26 +359,61 @@ ANY_WRITER_AGE = 3600.0
 another process's (ids are reused), a write taking no such time."""
 
 
-def prune(where: Path, keep: int) -> None:
-    """No more than `keep` entries in the folder `where` (the least recently written go),
-    and no temporary file of a writer killed midway (_stale_temporary)."""
-    with contextlib.suppress(OSError):
+def prune(where: Path, keep: int, budget: int | None = None) -> None:
+    """No more than `keep` entries in the folder `where`, and no more than `budget` bytes
+    but for the one used last: those used least recently (read or written) go first. No
+    temporary file of a writer killed midway either (_stale_temporary).
+
+    Safe beside other processes reading, writing and pruning the same folder: an entry
+    another process removed meanwhile is passed over, and one removed while a reader has
+    it open is still read whole by that reader (`read`)."""
+    try:
         listed = os.listdir(where)
-        for name in listed:
-            if name.startswith(".") and _stale_temporary(where / name):
-                with contextlib.suppress(OSError):
-                    (where / name).unlink()
-        # the names alone first (a first run writes hundreds of entries, each counted)
-        names = [n for n in listed if not n.startswith(".")]
-        if len(names) <= keep:
-            return
-        entries = [where / n for n in names]
-        entries.sort(key=lambda p: p.stat().st_mtime)
-        for old in entries[:len(entries) - keep]:
+    except OSError:
+        return
+    for name in listed:
+        if name.startswith(".") and _stale_temporary(where / name):
             with contextlib.suppress(OSError):
-                old.unlink()
-            with contextlib.suppress(OSError):  # its lock (update), if it had one
-                _lock_path(where.parent, where.name, old.name).unlink()
+                (where / name).unlink()
+    # the names alone first (a first run writes hundreds of entries, each counted)
+    names = [n for n in listed if not n.startswith(".")]
+    if len(names) <= keep and budget is None:
+        return
+    base, kind = where.parent, where.name
+    found = [(n, *used) for n in names if (used := _last_used(base, kind, n)) is not None]
+    found.sort(key=lambda entry: entry[1], reverse=True)  # the most recently used first
+    total, kept = 0, set()
+    for count, (name, _, size) in enumerate(found):
+        total += size
+        if count < keep and (budget is None or total <= budget or count == 0):
+            kept.add(name)
+            continue
+        with contextlib.suppress(OSError):
+            (where / name).unlink()
+        with contextlib.suppress(OSError):  # its lock (update), if it had one
+            _lock_path(base, kind, name).unlink()
+    # the read records of the entries gone: those above, and any a reader made for an
+    # entry pruned as it read it (one written since, not listed above, loses only its
+    # record: it was written after this prune began, later than any read)
+    with contextlib.suppress(OSError):
+        for name in os.listdir(base / USED / kind):
+            if name not in kept:
+                with contextlib.suppress(OSError):
+                    _used_path(base, kind, name).unlink()
+
+
+def _last_used(base: Path, kind: str, name: str) -> tuple[int, int] | None:
+    """When the entry `kind/name` was last written or read (ns), and its size; None when
+    it is gone (another process pruned it)."""
+    try:
+        st = os.stat(base / kind / name)
+    except OSError:
+        return None
+    try:
+        read_at = os.stat(_used_path(base, kind, name)).st_mtime_ns
+    except OSError:  # never read
+        read_at = 0
+    return max(st.st_mtime_ns, read_at), st.st_size
 
 
 def _stale_temporary(path: Path) -> bool:

@@ -496,7 +496,7 @@ def load(path: str | Path, text: str | None = None) -> Document:
 
 DOCUMENT_KIND = "documents"
 KEPT_DOCUMENTS = 4096
-"""The most loaded documents the cache keeps (the least recently written go)."""
+"""The most loaded documents the cache keeps (the least recently used go)."""
 
 
 @functools.cache

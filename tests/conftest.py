@@ -320,14 +320,18 @@ def corpus_explored(_corpus_explored_once: CorpusEntries) -> None:
     of each kind, and the tests that identify under rule-set files of their own each write
     identify's pieces under a name of their own, which pushed the corpus's out (session 57
     at CI: the next identify of the corpus in a new process explored it all again, 190
-    CPU s in test_reliability_runs)."""
+    CPU s in test_reliability_runs). Since session 58 the cache removes the entries used
+    least recently, within a count and a budget in bytes (cells.KEPT_ENTRIES), which keeps
+    the corpus's; kept as a guard all the same (two file looks): a process that identifies
+    the corpus again from what it decoded before does not read the entry, so a run that
+    writes more entries of its own than the count still pushes it out."""
     _corpus_explored_once.restore()
 
 
 class CorpusEntries:
     """The shipped corpus's scope checks and identify's pieces in the run's cache: its
     `explore` makes a part of them, `restore` puts back the whole when the cache pruned
-    either entry (cache.prune: the least recently written go)."""
+    either entry (cache.prune: the least recently used go)."""
 
     def __init__(self, lock: Path, corpus: Callable[[], Sequence[Fixture]] | None = None
                  ) -> None:
@@ -422,7 +426,8 @@ def explore_corpus_part(fixtures: Sequence[Fixture], part: int, parts: int, lock
             added = {key: ship_pieces[key] for key in taken}
             with paused():
                 cache.update(cells.KIND, cells._entry_name(space),
-                             lambda now: {**now, **added}, keep=4)
+                             lambda now: {**now, **added}, keep=cells.KEPT_ENTRIES,
+                             budget=cells.KEPT_BYTES)
     return len(found)
 
 

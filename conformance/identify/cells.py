@@ -69,6 +69,12 @@ _kept: dict[str, dict[str, list[Piece]]] = {}
 decoded by fixture digest, at most KEPT of them: a process that identifies under several
 sets of added examples (the tests: one entry each) reads each entry once."""
 KEPT = 3
+KEPT_ENTRIES = 32
+KEPT_BYTES = 128 << 20
+"""The most entries (and bytes) of pieces the cache keeps, those used least recently going
+first (cache.prune): a corpus's is large (the shipped one's about 30 MB, 150 to 250 CPU s
+to explore again), each set of rule-set files of one's own writes one of its own, most of
+them small; a count alone let four small ones push the corpus's out."""
 LAYOUT = 2
 """How a fixture's pieces are written in the entry (part of its name): per fixture, the
 (option, values) pairs its regions are made of, its distinct outcomes and reads, then
@@ -198,7 +204,8 @@ def corpus_pieces(fixtures: Sequence[Fixture], space: Space,
         # (`stored`, read here, holds `added` already: written as it is if nobody did)
         with paused():
             cache.update(KIND, name, lambda now: now if now is stored else {**now, **added},
-                         keep=4, seen=(read_at, stored))
+                         keep=KEPT_ENTRIES, budget=KEPT_BYTES,
+                         seen=(read_at, stored))
     return out
 
 
@@ -238,7 +245,8 @@ class Keeper:
         # scope check leaves, again and again: two thirds of the time this took)
         added = {key: _to_json(pieces) for key, pieces in self.found.items()}
         with paused():
-            cache.update(KIND, name, lambda now: {**now, **added}, keep=4)
+            cache.update(KIND, name, lambda now: {**now, **added}, keep=KEPT_ENTRIES,
+                         budget=KEPT_BYTES)
         if name in _kept:
             _kept[name].update(self.found)
 

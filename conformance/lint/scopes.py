@@ -244,6 +244,11 @@ def _check_one(fx: Fixture, space: Space, store: ScopeCache | None,
 KEPT_FIXTURES = 5000
 """The most fixtures whose check the cache keeps for one version of the code and data
 (the shipped corpus has a few hundred; other folders linted add theirs)."""
+KEPT_ENTRIES = 32
+KEPT_BYTES = 64 << 20
+"""The most entries (and bytes) of checks the cache keeps, those used least recently going
+first (cache.prune): each set of rule-set files of one's own names an entry of its own,
+most of them small beside the corpus's (about 2 MB, 70 CPU s to explore again)."""
 
 
 class ScopeCache:
@@ -302,7 +307,8 @@ class ScopeCache:
             # was read), the ones used here counting as the most recent
             rest = {k: v for k, v in now.items() if k not in self.used}
             return dict(list({**rest, **self.used}.items())[-KEPT_FIXTURES:])
-        cache.update(self.KIND, self.name, merged, seen=(self.read_at, self.entries))
+        cache.update(self.KIND, self.name, merged, keep=KEPT_ENTRIES, budget=KEPT_BYTES,
+                     seen=(self.read_at, self.entries))
 
 
 def kept_json(fx: Fixture, found: FixtureScopes) -> Any | None:
