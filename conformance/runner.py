@@ -30,8 +30,9 @@ from mtrain.conformance.adapter import (
     ruleset_json,
 )
 from mtrain.conformance.answers import AnswerError, checked
-from mtrain.conformance.attribution import DEAL_FIELD, Referee, pick, stand_in_charges
+from mtrain.conformance.attribution import Referee, pick, stand_in_charges
 from mtrain.conformance.double_plays import laid_aside
+from mtrain.conformance.field_clauses import DEAL_FIELD
 from mtrain.conformance.fixture import Expectation, Fixture, load_corpus
 from mtrain.conformance.last_bone import counts_bones
 from mtrain.conformance.match_over import holds_match_over

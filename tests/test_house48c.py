@@ -6,7 +6,7 @@ scores are wrong only at a seat holding nothing but blanks (worth 0 at face valu
 hands give it 0), or at a single seat by an amount no count of hands explains, was
 charged to the scoring rule (SCORE-5: who scores) rather than to the tiles' values."""
 
-from mtrain.conformance.attribution import _values_only
+from mtrain.conformance.score_charges import _values_only
 
 
 def test_a_seat_of_blanks_scoring_in_a_round_gone_out_is_a_tile_value() -> None:
