@@ -49,7 +49,7 @@ def test_a_refusal_citing_no_clause_of_the_specification_says_how_ids_are_writte
         ) -> None:
     # flatcar's author, first hour: a clause id written in lower case ("train-4") was
     # reported only as "refused by train-4, expected TRAIN-4", the two looking alike
-    from mtrain.conformance.runner import unknown_clause
+    from mtrain.conformance.expectation_checks import unknown_clause
     said = unknown_clause("train-4")
     assert said.startswith("; train-4 is no clause of the specification")
     assert "in capitals (TRAIN-4)" in said

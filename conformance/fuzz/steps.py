@@ -11,6 +11,7 @@ from typing import Any
 
 from mtrain.conformance.adapter import JSON, Refused, RefusedSetup
 from mtrain.conformance.answers import Problem, actions_problems, identical
+from mtrain.conformance.divergence import WORTH
 from mtrain.conformance.fuzz import own_doubles, own_release, own_rules, scoring
 from mtrain.conformance.fuzz.asking import (
     UNSUPPORTED,
@@ -42,7 +43,6 @@ from mtrain.conformance.fuzz.tables import table_of
 from mtrain.conformance.fuzz.totals import tied_totals
 from mtrain.conformance.match_over import holds_match_over
 from mtrain.conformance.process import HarnessError
-from mtrain.conformance.runner import WORTH
 from mtrain.reference import codec
 from mtrain.reference.engine import (
     BIT,
