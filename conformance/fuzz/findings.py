@@ -90,7 +90,7 @@ def _rank(occ: Occurrence) -> tuple[bool, bool, tuple[int, int]]:
 
 
 ROUND_SCORES = ("round end: result.scores", "round end: INV-ROUND-SCORE")
-"""The signatures of a round's own scores wrong at its end (judge.compare_apply)."""
+"""The signatures of a round's own scores wrong at its end (judge_apply.compare_apply)."""
 
 
 def cause(signature: str) -> str:

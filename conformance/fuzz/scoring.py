@@ -20,7 +20,8 @@ from typing import Any
 from mtrain.conformance.adapter import JSON, Implementation, Unsupported
 from mtrain.conformance.blocked_alone import OPTION
 from mtrain.conformance.fuzz import own_rules
-from mtrain.conformance.fuzz.judge import Disagreement, compare_apply, failure
+from mtrain.conformance.fuzz.judge import Disagreement, failure
+from mtrain.conformance.fuzz.judge_apply import compare_apply
 from mtrain.conformance.fuzz.rulesets import Context
 from mtrain.conformance.process import NotApplicable
 from mtrain.conformance.score_charges import TILE_VALUES, values_only

@@ -25,15 +25,17 @@ from mtrain.conformance.fuzz.illegal import FOREIGN_EVERY, PHANTOM_AT, illegal_s
 from mtrain.conformance.fuzz.judge import (
     Disagreement,
     Probe,
-    broken_state,
-    compare_apply,
     compare_legal,
     compare_refusal,
     compare_winners,
-    contradiction,
-    failed_move,
     read_own,
     winners_now,
+)
+from mtrain.conformance.fuzz.judge_apply import (
+    broken_state,
+    compare_apply,
+    contradiction,
+    failed_move,
 )
 from mtrain.conformance.fuzz.possible import table_problems
 from mtrain.conformance.fuzz.results import GameResult
