@@ -614,7 +614,7 @@ class CheckedImplementation:
             seats, len(hands) if isinstance(hands, list) else None))
 
     def score(self, ruleset: JSON, state: JSON, winner: int | None) -> list[int]:
-        """The inner `score`, when it has one (runner.check_score asks for it)."""
+        """The inner `score`, when it has one (expectation_checks.check_score asks for it)."""
         scorer = getattr(self.inner, "score", None)
         if not callable(scorer):
             raise Unsupported("the implementation has no score()")

@@ -60,6 +60,20 @@ import re
 from collections.abc import Callable, Collection, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
+from mtrain.conformance.field_clauses import (
+    CITED,
+    DEAL_FIELD,
+    DRAWN_TILE,
+    FIELD_CLAUSES,
+    HAND_SIZES,
+    INVARIANT_CLAUSES,
+    OPEN_LISTS,
+    ROUND_END,
+    SEARCH,
+    STEP_FIELD,
+    TILE_COUNTS,
+    TURN_DOUBLES_KEPT,
+)
 from mtrain.conformance.first_turn_charges import mover_differs, opening_rule
 from mtrain.conformance.fixture import Fixture
 from mtrain.conformance.move_charges import (
@@ -77,6 +91,16 @@ from mtrain.conformance.move_charges import (
     released_early,
     released_one_short,
 )
+from mtrain.conformance.score_charges import (
+    MATCH,
+    TILE_VALUES,
+    _distinct,
+    _ints,
+    _less,
+    _reversed,
+    _values_only,
+    values_only,
+)
 from mtrain.reference import codec, engine, refusals
 from mtrain.reference.invariants import carried_totals
 from mtrain.reference.rules import Rules
@@ -87,169 +111,6 @@ from mtrain.spec.ruleset import Ruleset
 
 if TYPE_CHECKING:
     from mtrain.conformance.answers import Problem
-
-HAND_TABLES = ("DEAL-2", "DEAL-3", "DEAL-4", "DEAL-5", "DEAL-6", "DEAL-9", "DEAL-11", "DEAL-12",
-               "DEAL-13", "DEAL-14", "DEAL-15", "DEAL-16")
-"""The clauses of the hand-size tables: the one a rule set deals by is charged for a hand of
-the wrong size (pick keeps the one that applies)."""
-FIELD_CLAUSES: dict[str, tuple[str, ...]] = {
-    "marked": ("MARK-3", "MARK-4", "MARK-5", "TURN-4", "FIRST-3", "DBL-5", "MARK-1"),
-    "passes": ("END-3", "TURN-4", "END-2"),
-    "seat": ("TURN-6", "DBL-1", "DBL-11", "SEAT-2", "SEAT-4", "SEAT-5", "SEAT-6", "SEAT-3", "ENG-6",
-             "ENG-4", "SEAT-1"),
-    "starter": ("SEAT-2", "SEAT-4", "SEAT-5", "SEAT-6", "SEAT-3"),
-    "phase": ("DBL-1", "DBL-11", "FIRST-1", "TURN-6", "END-1", "END-2", "END-3", "ENG-6",
-              "ENG-4"),
-    "open_doubles": ("DBL-1", "DBL-11", "TRAIN-3", "DBL-9", "DBL-6"),
-    "turn_doubles": ("DBL-1", "DBL-11", "TRAIN-3"),
-    "drawn": ("TURN-3", "TURN-2", "TURN-5"),
-    "first_turns": ("FIRST-6",),
-    "hands": ("DEAL-1", "TURN-2", "ENG-6", "ENG-4", "TRAIN-2"),
-    "hand_sizes": (*HAND_TABLES, "DEAL-1", "ENG-3"),
-    "boneyard": ("DEAL-1", "TURN-2", "TURN-5", "ENG-2"),
-    "boneyard_size": ("DEAL-1", "TURN-2", "TURN-5", "ENG-2"),
-    "trains": ("TRAIN-2", "TRAIN-4", "ENG-3"),
-    "engine": ("ENG-7", "ENG-8", "ENG-1"),
-    "engine_placed": ("ENG-2", "ENG-3", "ENG-6", "ENG-4"),
-    "scores": ("MATCH-1", "SCORE-5", "SCORE-6", "SCORE-7"),  # the match totals
-    "outs": ("MATCH-5", "END-1"),
-}
-DEAL_FIELD: dict[str, tuple[str, ...]] = {
-    "engine": ("ENG-7", "ENG-8", "ENG-1"),
-    "engine_placed": ("ENG-2", "ENG-3", "ENG-6", "ENG-4", "ENG-7", "ENG-8"),
-    "phase": ("ENG-2", "ENG-3", "ENG-6", "ENG-4", "ENG-7", "ENG-8"),
-    "hand_sizes": FIELD_CLAUSES["hand_sizes"],
-    "hands": ("DEAL-1", "ENG-3", "ENG-2", "ENG-7", "ENG-8"),
-    "boneyard": ("DEAL-1", "ENG-2", "ENG-7", "ENG-8"),
-    "seat": ("SEAT-2", "SEAT-4", "SEAT-5", "SEAT-6", "SEAT-3", "ENG-6", "ENG-4"),
-    "starter": ("SEAT-2", "SEAT-4", "SEAT-5", "SEAT-6", "SEAT-3"),
-    "trains": ("ENG-3", "ENG-7", "ENG-8"), "first_turns": ("FIRST-6",),
-}
-"""The clause that sets each field of a freshly dealt round."""
-SEARCH: tuple[str, ...] = ("ENG-6", "ENG-4")
-"""The search for a missing engine: in laps (ENG-6), or until it is drawn (ENG-4)."""
-STEP_FIELD: dict[tuple[str, str], tuple[str, ...]] = {
-    ("draw", "hands"): ("TURN-2", "TURN-5", "ENG-4", "ENG-6"),
-    ("draw", "boneyard"): ("TURN-2", "TURN-5", "ENG-4", "ENG-6"),
-    ("draw", "drawn"): ("TURN-2", "TURN-5", "TURN-3"),
-    ("draw", "seat"): ("TURN-2", "ENG-6", "ENG-4", "SEAT-1"),
-    ("draw", "hand_sizes"): ("TURN-2", "TURN-5", "ENG-4", "ENG-6"),
-    ("draw", "boneyard_size"): ("TURN-2", "TURN-5", "ENG-4", "ENG-6"),
-    ("draw", "marked"): ("TURN-4", "MARK-1"),
-    ("pass", "marked"): ("FIRST-3", "TURN-4", "MARK-1"),
-    ("pass", "passes"): ("END-3", "TURN-4", "END-2"),
-    ("pass", "seat"): ("SEAT-1", "TURN-6", "TURN-4"),
-    ("pass", "first_turns"): ("FIRST-6",),
-    ("pass", "phase"): ("TURN-6", "END-2", "END-3"),
-    ("play", "marked"): ("MARK-3", "MARK-4", "MARK-5"),
-    ("play", "seat"): ("SEAT-1", "TURN-6"),
-    ("play", "phase"): ("TURN-6", "FIRST-1", "END-1", "END-2"),
-    ("play", "open_doubles"): ("TRAIN-3", "DBL-9"),
-    ("play", "hands"): ("TURN-7", "TRAIN-2"),
-    ("play", "trains"): ("TRAIN-2", "TRAIN-4"),
-    ("play", "first_turns"): ("FIRST-6",),
-    ("end-chain", "marked"): ("FIRST-1", "FIRST-11", "MARK-1"),  # ending a chain is no pass
-    ("end-chain", "seat"): ("FIRST-1", "SEAT-1"),
-    ("end-chain", "phase"): ("FIRST-1", "TURN-6"),
-}
-"""The clause that sets a field, by the kind of step that changed it."""
-INVARIANT_CLAUSES: dict[str, tuple[str, ...]] = {
-    "INV-ROUND-SCORE": ("SCORE-2", "SCORE-3", "SCORE-4", "SCORE-5", "SCORE-6", "SCORE-7"),
-    "INV-CONSERVATION": ("TURN-2", "DEAL-1", "TRAIN-2"),
-    "INV-PIPS": ("SET-1", "DEAL-1"),
-    "INV-NUMBERS": ("SET-1",),
-    "INV-CONNECTED": ("TRAIN-2", "TRAIN-3"),
-    "INV-MARKERS": ("MARK-2", "MARK-1"),
-    "INV-OPEN-DOUBLES": ("DBL-1", "DBL-11", "TRAIN-3"),
-    "INV-TURN": ("TURN-6", "SEAT-1"),
-    "INV-HAND-SIZES": HAND_TABLES,
-    "INV-FRESH-ROUND": ("DEAL-1", "MARK-1"),
-}
-"""The clauses an invariant's breach points at, for an answer that breaks it."""
-DRAWN_TILE = frozenset(("hands", "boneyard", "boneyard_size", "drawn"))
-"""The fields a draw fills with the tile it takes (TURN-2: the boneyard's first)."""
-TILE_COUNTS = ("INV-CONSERVATION", "INV-PIPS", "INV-NUMBERS")
-"""The invariants a lost or doubled tile breaks (the first names the tile)."""
-OPEN_LISTS = re.compile(r"listed on trains \[([0-9a-z, ]*)\], trains ending in a double: "
-                        r"\[([0-9a-z, ]*)\]")
-"""INV-OPEN-DOUBLES's account of the open doubles against the trains ending in one."""
-TURN_DOUBLES_KEPT = re.compile(r"doubles of this turn in phase (\w+)")
-"""INV-OPEN-DOUBLES's account of a turn's doubles kept in a phase between turns."""
-HAND_SIZES = re.compile(r"hand sizes \[([0-9, ]*)\] after the deal, not \[([0-9, ]*)\]")
-"""INV-HAND-SIZES's account of a deal's hands against the table's."""
-CITED = re.compile(r"\[([A-Z]+-[0-9]+)\]\s*$")
-ROUND_END = ("END-1", "END-2", "END-3")
-TILE_VALUES = ("SCORE-2", "SCORE-3", "SCORE-4", "SCORE-1")
-"""The clauses that give a tile in hand its value (the blank rules before face values)."""
-SCORING = (*TILE_VALUES, "SCORE-5", "SCORE-6", "SCORE-7")
-ROUND_SCORES = re.compile(r"round scores \[([0-9, ]*)\], the hands left give \[([0-9, ]*)\]")
-"""INV-ROUND-SCORE's account of a round's scores against those the hands left give."""
-MATCH = ("MATCH-5", "MATCH-6", "MATCH-4", "MATCH-2", "MATCH-3", "MATCH-1")
-
-
-def _values_only(message: str, lowest_free: bool = True, went_out: int | None = None,
-                 own_hands: bool = True, unscored: Sequence[int] = ()) -> bool:
-    """Whether INV-ROUND-SCORE's breach (`message`) gets only some tiles' values wrong:
-    no seat owed a score is given none (who scores is the scoring rule's, SCORE-5..7),
-    and the others are not all off by one whole factor (a hand counted twice is the
-    scoring rule's too): some score right, or each is off by its own amount, or by a
-    factor no count of hands gives. In a round gone out, a seat whose hand is worth
-    nothing (blanks at face value) that scores something while the seat that went out
-    (`went_out`, the mover; unknown: None, and then who scores) still scores nothing has
-    its tiles valued wrongly, not the rule of who scores; and so in a blocked round,
-    unless its lowest hand may score nothing there (`lowest_free`: SCORE-7). That reading
-    holds only where each seat scores its own hand (`own_hands`: penalty scoring); under
-    positive scoring a seat owed nothing that scores is who collects (SCORE-6). Every
-    scoring seat short by the value of a hand scored nothing is who scores what, not a
-    tile's value (common_offset; `unscored`: the values of the hands the rules score
-    nothing)."""
-    found = ROUND_SCORES.search(message)
-    if found is None:
-        return False
-    got, want = ([int(x) for x in g.split(",") if x.strip()] for g in found.groups())
-    return values_only(got, want, message.startswith("a blocked round"), lowest_free,
-                       went_out, own_hands, unscored)
-
-
-def values_only(got: Sequence[int], want: Sequence[int], blocked: bool,
-                lowest_free: bool = True, went_out: int | None = None,
-                own_hands: bool = True, unscored: Sequence[int] = ()) -> bool:
-    """Whether round scores `got` against the rules' `want` get only some tiles' values
-    wrong (as _values_only reads INV-ROUND-SCORE's account; `blocked`: a blocked round;
-    `unscored`: the values of the hands the rules score nothing, where known)."""
-    if len(got) != len(want) or list(got) == list(want):
-        return False
-    if any(g == 0 and w != 0 for g, w in zip(got, want, strict=True)):
-        return False  # a seat owed its hand's value scored nothing: who scores
-    worthless = [s for s, (g, w) in enumerate(zip(got, want, strict=True)) if w == 0 and g]
-    if worthless:
-        if not own_hands:
-            return False  # who collects, not what a tile is worth
-        if blocked:
-            return not lowest_free  # else that nothing may be SCORE-7's
-        return (went_out is not None and 0 <= went_out < len(got) and got[went_out] == 0
-                and went_out not in worthless)
-    scoring = [(g, w) for g, w in zip(got, want, strict=True) if w]
-    if common_offset(scoring, unscored):
-        return False  # each hand scored against another: who scores what
-    g0, w0 = scoring[0]
-    # one seat's score off by no whole factor: a tile's value where that seat scores its
-    # own hand; under positive scoring the collector's sum is who collects what (SCORE-6)
-    return any(g * w0 != g0 * w for g, w in scoring) or (own_hands and g0 % w0 != 0)
-
-
-def common_offset(scoring: Sequence[tuple[int, int]], unscored: Sequence[int] = ()) -> bool:
-    """Whether every seat that scores (got, want: the rules' score, not 0) scores the same
-    amount short, that amount the value of a hand the rules score nothing (`unscored`: a
-    blocked round's lowest hand under SCORE-7): each hand scored against that one, as a
-    blocked round scored by the differences from the lowest hand. That is who scores what
-    (SCORE-5..7), not what a tile is worth, which is off in the hands holding that tile
-    alone (two hands off alike by chance, each holding one such tile, are no reason to
-    read it so: the amount must be that hand's)."""
-    if not scoring:
-        return False
-    short = scoring[0][1] - scoring[0][0]
-    return short > 0 and short in unscored and all(w - g == short for g, w in scoring)
 
 
 def _reordered(want: Any, got: Any) -> bool:
@@ -882,40 +743,6 @@ class Referee:
                     pick(MATCH, self.rs, self.fx))
 
 
-def _less(totals: Any, prior: Any) -> list[int] | None:
-    """The round scores that took match totals from `prior` to `totals`, where both are
-    lists of whole numbers of one length."""
-    if not (_ints(totals) and _ints(prior) and len(totals) == len(prior)):
-        return None
-    return [t - p for t, p in zip(totals, prior, strict=True)]
-
-
-def _ints(scores: Any) -> bool:
-    """Whether `scores` is a list of whole numbers (round scores to compare)."""
-    return isinstance(scores, list) and all(type(v) is int for v in scores)
-
-
-def _distinct(totals: Any) -> bool:
-    """Whether the match `totals` are numbers, no two of them equal."""
-    return (isinstance(totals, list) and all(isinstance(v, int) for v in totals)
-            and len(set(totals)) == len(totals))
-
-
-def _reversed(totals: Any, want: Sequence[int], got: Sequence[int]) -> bool:
-    """Whether the winners `got` hold the other extreme of the match `totals` from `want`,
-    and are all who hold it, or it is held by one player alone (else a tie rule may have
-    chosen among them: that is ambiguous, and left to the tie rule)."""
-    if not (isinstance(totals, list) and totals and all(isinstance(v, int) for v in totals)
-            and all(isinstance(s, int) and 0 <= s < len(totals) for s in (*want, *got))):
-        return False
-    best, low, high = totals[want[0]], min(totals), max(totals)
-    if low == high or best not in (low, high):
-        return False
-    worst = high if best == low else low
-    holders = {s for s, v in enumerate(totals) if v == worst}
-    return set(got) <= holders and (len(holders) == 1 or set(got) == holders)
-
-
 def _open_before(state: Mapping[str, Any] | None) -> set[str]:
     """The trains with an open double in a state, as the invariant's message names them
     (seats, and `mexican`)."""
@@ -935,4 +762,3 @@ def _lowered(after: Any, got: Any) -> bool:
         return False
     up = {i for i, t in enumerate(trains) if isinstance(t, dict) and t.get("marker")}
     return bool(up - {x for x in got if isinstance(x, int)})
-

@@ -25,7 +25,7 @@ there and nowhere else: engine._check_blocked), whether the round is over (END-2
 So a rule of one's own may end the round at any such moment, or at none, and can change:
 whether the round is over after the steps and what follows from that (the result, the
 phase, the seat to move, the legal set and refusals of a table that is over, the totals,
-the winners, whether the match is over: runner.end_aside), and whether a step taken at
+the winners, whether the match is over: divergence.end_aside), and whether a step taken at
 such a moment is a move at all. It cannot change what a step did before that moment: the
 hands, trains, boneyard, markers, open doubles and passes. Asked of the reference, not
 assumed: the entry cut down to those holds under every known blocked rule in turn (the
@@ -33,7 +33,7 @@ rule set's other values kept), else the entry stays set aside. The cut entry run
 which way the rules end it (`Expectation.own_end`): where the implementation's state
 agrees, everything is judged as written (a round that goes on is the rules' round);
 where it does not, the end is its rule's and only the cut is judged, and a departure of
-its states is sought past it (runner.OWN_END); a step taken at such a moment that it
+its states is sought past it (divergence.OWN_END); a step taken at such a moment that it
 refuses, its round over before it, is not applicable (`Expectation.own_steps`,
 step_alone.own_step_refused), and refused while its round goes on, fails. A known rule
 that ends the round before the last step says nothing of the cut (`holds_where_played`).
@@ -47,9 +47,10 @@ import dataclasses
 from collections.abc import Set
 
 from mtrain.conformance.adapter import JSON
+from mtrain.conformance.divergence import end_aside, ended_blocked
 from mtrain.conformance.fixture import Expectation, Fixture
 from mtrain.conformance.round_end_alone import holds_under_each_value, passes_under
-from mtrain.conformance.runner import REFERENCE, Outcome, end_aside, ended_blocked, play
+from mtrain.conformance.runner import REFERENCE, Outcome, play
 from mtrain.conformance.stand_in_replay import known_ruleset, stand_in_replay
 from mtrain.spec.notation import is_next_round
 from mtrain.spec.ruleset import Ruleset

@@ -34,9 +34,9 @@ from __future__ import annotations
 import re
 from collections.abc import Set
 
+from mtrain.conformance.divergence import ROUND_END
 from mtrain.conformance.fixture import Expectation, Fixture
 from mtrain.conformance.round_end_alone import passes_under, worth_aside
-from mtrain.conformance.runner import ROUND_END
 from mtrain.spec.ruleset import Ruleset
 from mtrain.spec.scope import Region, Space
 

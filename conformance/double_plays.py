@@ -13,7 +13,7 @@ their failures so: 5 of 187, 1 of 134). Where it then lays nothing the entry lis
 answer is judged by the list the rules give with none of those doubles laid
 (`Expectation.own_doubles`: a draw, or a pass). Everything else stands: a play it offers
 that the entry does not list (a double on a train closed to it, say) is judged as written,
-and so is each refusal. This module is runner.check's part.
+and so is each refusal. This module is expectation_checks.check's part.
 """
 
 from __future__ import annotations

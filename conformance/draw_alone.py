@@ -34,10 +34,11 @@ from __future__ import annotations
 import dataclasses
 
 from mtrain.conformance.adapter import JSON
+from mtrain.conformance.expectation_checks import draws
 from mtrain.conformance.fixture import Expectation, Fixture
 from mtrain.conformance.release_alone import known_regions
 from mtrain.conformance.round_end_alone import passes_under
-from mtrain.conformance.runner import REFERENCE, draws
+from mtrain.conformance.runner import REFERENCE
 from mtrain.conformance.stand_in_replay import stand_in_replay
 from mtrain.conformance.step_alone import judged_steps
 from mtrain.spec.notation import is_next_round

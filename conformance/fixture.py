@@ -106,7 +106,7 @@ class Expectation:
     """Under a blocked round of one's own: whether the rules end the round blocked after
     the steps (blocked_alone.py). Where the implementation's state says otherwise, whether
     the round is over is its own rule's (END-2, END-3), and the checks only an end decides
-    are set aside (runner.end_aside); what the steps did is judged. None where no such cut
+    are set aside (divergence.end_aside); what the steps did is judged. None where no such cut
     is made. Set by conform, never written in a file."""
     line: int | None = None
 

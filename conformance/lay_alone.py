@@ -18,7 +18,7 @@ player is set aside (which trains are open is no doubles rule's: double_plays.py
 where it cannot tell), and where it then lays nothing the list offers, the draw or pass it
 must offer instead is the reference's on that table with none of those doubles laid (the
 tiles held back: `held_back`). A play it offers beyond the list, every refusal, every step
-and state are judged as written (double_plays.laid_aside, in runner.check). What else a
+and state are judged as written (double_plays.laid_aside, in expectation_checks.check). What else a
 doubles rule decides, whether a double asks for a cover and whether it binds the next
 players, is read where a double is laid or open (the follow-up, DBL-6), and such entries
 are set aside whole as before.
@@ -30,9 +30,10 @@ import dataclasses
 
 from mtrain.conformance.adapter import JSON
 from mtrain.conformance.double_plays import double_play
+from mtrain.conformance.expectation_checks import draws
 from mtrain.conformance.fixture import Expectation, Fixture
 from mtrain.conformance.partition import stand_in
-from mtrain.conformance.runner import REFERENCE, Outcome, draws, play
+from mtrain.conformance.runner import REFERENCE, Outcome, play
 from mtrain.reference import codec, engine
 from mtrain.spec import tiles as T
 from mtrain.spec.notation import action_text

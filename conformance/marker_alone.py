@@ -16,7 +16,7 @@ and each of those options is asked in turn alike; so is a start of one's own, wh
 decides who starts a table that writes no starter (13 of 16 such entries under
 `marker_removal: other` and `starting_seat: other` on pagat were set aside). Where such an
 entry fails, the search for the step after which the engine first departed from the
-reference compares no marker taken off (runner.MARKERS_OFF): which markers come off is
+reference compares no marker taken off (divergence.MARKERS_OFF): which markers come off is
 its own rule's there, never a departure; a marker put up (MARK-1) still is one.
 
 Every known value is asked, as the other cuts ask (seat_alone.py, round_end_alone.py):
@@ -33,9 +33,9 @@ import dataclasses
 import re
 from collections.abc import Set
 
+from mtrain.conformance.divergence import ROUND_END
 from mtrain.conformance.fixture import Expectation, Fixture
 from mtrain.conformance.round_end_alone import holds_under_each_value, worth_aside
-from mtrain.conformance.runner import ROUND_END
 from mtrain.spec.ruleset import Ruleset
 from mtrain.spec.scope import Space
 

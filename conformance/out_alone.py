@@ -29,9 +29,9 @@ import dataclasses
 import re
 from collections.abc import Sequence, Set
 
+from mtrain.conformance.divergence import ROUND_END
 from mtrain.conformance.fixture import Expectation, Fixture
 from mtrain.conformance.round_end_alone import holds_under_each_value, worth_aside
-from mtrain.conformance.runner import ROUND_END
 from mtrain.spec.notation import action_json, is_next_round
 from mtrain.spec.ruleset import Ruleset
 from mtrain.spec.scope import Space

@@ -25,7 +25,7 @@ from mtrain.conformance.answers import (
     Problem,
     state_problems,
 )
-from mtrain.conformance.runner import WORTH
+from mtrain.conformance.divergence import WORTH
 from mtrain.conformance.seat_alone import whole_pool
 from mtrain.conformance.traced import Log, TracedRules, TracedRuleset
 from mtrain.reference import codec
@@ -66,7 +66,7 @@ class OwnRulesChecks(CheckedImplementation):
     def apply(self, ruleset: JSON, state: JSON, action: JSON) -> JSON:
         new = super().apply(ruleset, state, action)
         found = carried_problems(state, new) if WORTH & self.own else []
-        if found:  # the totals are set aside with the round's worth (runner.WORTH)
+        if found:  # the totals are set aside with the round's worth (divergence.WORTH)
             raise AnswerError("apply", found)
         return new
 
@@ -120,7 +120,7 @@ def carried_problems(before: JSON, after: Any) -> list[Problem]:
     gives are those of `before` plus the round scores it gives, whatever a round is worth
     (the reference's step invariant, invariants.carried_totals: MATCH-1). Under a scoring
     or tile values of one's own the comparison leaves the totals out with the round's
-    worth (runner.WORTH), so a total never added to went unseen."""
+    worth (divergence.WORTH), so a total never added to went unseen."""
     if (not isinstance(after, dict) or after.get("phase") != "over"
             or before.get("phase") == "over" or not isinstance(after.get("result"), dict)):
         return []

@@ -28,10 +28,10 @@ from mtrain.conformance.untrusted import shown
 if TYPE_CHECKING:
     from mtrain.conformance.selection import Task
 
-# The runner's messages for a wrong set of legal actions (runner.check).
+# The runner's messages for a wrong set of legal actions (expectation_checks.check).
 _MISSING = "legal actions missing: "
 _EXTRA = "legal actions not allowed by the rules: "
-_DIAGNOSIS = "diagnosis: "  # runner.divergence: where a replay first departs
+_DIAGNOSIS = "diagnosis: "  # divergence.divergence: where a replay first departs
 SEVERITY = ("not-applicable", "pass", "skip", "fail", "error", "timeout", "crash")
 """Statuses from mildest to worst: a grid cell shows the worst of its results."""
 MAX_PICTURES = 150

@@ -19,9 +19,9 @@ import dataclasses
 import re
 from collections.abc import Iterable, Set
 
+from mtrain.conformance.divergence import ROUND_END, TOTAL_FIELDS, WORTH
 from mtrain.conformance.fixture import Expectation, Fixture
 from mtrain.conformance.partition import notation_only
-from mtrain.conformance.runner import ROUND_END, TOTAL_FIELDS, WORTH
 from mtrain.conformance.traced import logged_run, with_table
 from mtrain.spec.ruleset import Ruleset
 from mtrain.spec.scope import Region, Space

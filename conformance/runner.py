@@ -16,9 +16,8 @@ import contextlib
 import dataclasses
 import functools
 import sys
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
 from mtrain.conformance.adapter import (
     JSON,
@@ -26,18 +25,21 @@ from mtrain.conformance.adapter import (
     ReferenceImplementation,
     Refused,
     RefusedSetup,
-    Unsupported,
     ruleset_json,
 )
 from mtrain.conformance.answers import AnswerError, checked
-from mtrain.conformance.attribution import DEAL_FIELD, Referee, pick, stand_in_charges
-from mtrain.conformance.double_plays import laid_aside
+from mtrain.conformance.attribution import Referee, pick, stand_in_charges
+from mtrain.conformance.divergence import OWN_PROCEDURE, divergence
+from mtrain.conformance.expectation_checks import (
+    _closed_cover,
+    _likeliest,
+    check,
+    draws,
+    unknown_clause,
+)
+from mtrain.conformance.field_clauses import DEAL_FIELD
 from mtrain.conformance.fixture import Expectation, Fixture, load_corpus
-from mtrain.conformance.last_bone import counts_bones
-from mtrain.conformance.match_over import holds_match_over
-from mtrain.conformance.own_score import check_own_score, ended_by_a_step, own_score_asked
-from mtrain.conformance.state_compare import compare_field, compare_result, state_view
-from mtrain.spec import tiles as T
+from mtrain.conformance.own_score import ended_by_a_step
 from mtrain.spec.catalog import RulesetError, catalog
 from mtrain.spec.notation import (
     FixtureError,
@@ -295,126 +297,6 @@ def _reference_states(fx: Fixture, rs: Ruleset) -> list[JSON]:
     return trace
 
 
-DETERMINED = ("engine", "engine_placed", "hand_sizes", "hands", "boneyard", "trains",
-              "drawn", "open_doubles", "marked", "passes", "phase", "seat", "first_turns",
-              "starter", "scores", "outs")
-"""The fields the rules decide, compared to find where a replay departs, causes first (a
-wrong hand explains a wrong seat, not the other way round)."""
-ROUND_END = frozenset({"scoring", "blank_values", "tie_rule"})
-"""The options that decide only what a round's end is worth and who wins the match."""
-WORTH = frozenset({"scoring", "blank_values"})
-"""Those of ROUND_END that decide what a round's end is worth: its scores and so the
-totals. A tie rule decides only who wins among equal totals (MATCH-4..6), never a total."""
-TOTAL_FIELDS = ("scores",)
-"""The fields of a state the WORTH options decide (the totals, MATCH-1): under one of them
-played its own way, the implementation's totals are its own rule's, never a departure."""
-OWN_PROCEDURE = "engine_procedure"
-"""The option that decides a deal's hands, boneyard and engine (ENG-2..8): under it played
-its own way, a dealt start is the implementation's own procedure's but for its first seat
-(DEALT_SEAT), which the starting seat gives whatever the procedure (seat_alone.py)."""
-DEALT_SEAT = ("seat", "starter")
-"""The fields of a dealt start a known starting seat decides (seat_alone.SEAT_FIELDS)."""
-OWN_END = "blocked_round"
-"""The option that decides whether a round with an empty boneyard is over (END-2, END-3):
-under it played its own way, a round over where the reference's goes on (or the other way
-round) is its own rule's, never a departure (blocked_alone.py)."""
-END_FIELDS = ("phase", "seat", *TOTAL_FIELDS)
-"""The fields of a state whether the round has ended decides (END-1..3): an ended round
-is over, with nobody to move and its worth in the totals."""
-
-
-def end_aside(exp: Expectation) -> Expectation:
-    """`exp` without what only whether the round is over decides: the result, the table's
-    questions (the legal set, the refusals: none in a round that is over), the phase, the
-    seat to move, the totals, the winners and whether the match is over. What the steps
-    did (hands, trains, boneyard, markers, open doubles, passes) stays."""
-    return dataclasses.replace(
-        exp, result=..., legal=None, refused={}, winners=None, match_over=None,
-        own_end=None, own_draw=False, own_doubles=None, own_actions=(), only_actions=None,
-        state={k: v for k, v in exp.state.items() if k not in END_FIELDS})
-
-
-def ended_blocked(state: JSON) -> bool:
-    """Whether `state` (an implementation's) says the round is over, blocked."""
-    result = state.get("result")
-    return isinstance(result, dict) and result.get("end") == "blocked"
-
-
-MARKERS_OFF = "marker_removal"
-"""The option that decides which markers come off (MARK-3..5): under it played its own
-way, the markers an implementation takes off are its own rule's, never a departure
-(marker_alone.py runs such entries without `marked`); a marker put up (MARK-1: a player
-who cannot play) is still the rules', and one put up or not where the reference's is
-still a departure (junction's bug 1, charged MARK-1)."""
-
-
-def divergence(fx: Fixture, mine: Sequence[JSON], ref: Sequence[JSON], max_pip: int,
-               own: Iterable[str] = ()) -> tuple[int, str, Any, str] | None:
-    """(step, field, the implementation's value, message) for the first step after which
-    its state differs from the reference's in a field the rules decide (not the totals
-    where `own`, the options played their own way, decide them: WORTH; under a marker rule
-    of one's own, only the markers each step puts up: MARKERS_OFF; under a blocked rule of
-    one's own, not what an end decides where one side's round is over: OWN_END; under an engine
-    procedure of one's own, a dealt start's first seat alone: OWN_PROCEDURE); None if
-    never."""
-    first = 0 if fx.deal is not None else 1  # a dealt start is the implementation's own
-    mine_own = set(own)
-    fields = [k for k in DETERMINED if not (WORTH & mine_own and k in TOTAL_FIELDS)]
-    own_markers = MARKERS_OFF in mine_own
-    own_deal = OWN_PROCEDURE in mine_own
-    own_end = OWN_END in mine_own
-    before: tuple[dict[str, Any], dict[str, Any]] | None = None
-    for k in range(first, min(len(mine), len(ref))):
-        try:
-            a, b = state_view(mine[k]), state_view(ref[k])
-            if own_markers and before is None and k > 0:
-                before = state_view(mine[k - 1]), state_view(ref[k - 1])
-        except (KeyError, TypeError, ValueError, T.TileError):
-            return k, "hands", None, f"after {_step_text(fx, k)} the state is unreadable"
-        # a round over on one side only: ended (or not) by a blocked rule of its own
-        ended = own_end and (a.get("phase") == "over") != (b.get("phase") == "over")
-        for key in fields:
-            if k == 0 and own_deal and key not in DEALT_SEAT:
-                continue  # the reference's replay deals by a stand-in procedure (ENG-2..8)
-            if ended and key in END_FIELDS:
-                continue  # END-2, END-3: whether it is over is its rule's (end_aside)
-            if key == "marked" and own_markers and before is not None:
-                differs = _put_up(a, before[0]) != _put_up(b, before[1])
-            else:
-                differs = a.get(key) != b.get(key)
-            if differs:
-                shown = "; ".join(compare_field(key, _as_written(key, b.get(key)), a, max_pip))
-                later = ("; the checks below compare a state that had already departed"
-                         if k < len(fx.steps) else "")
-                return k, key, a.get(key), (
-                    f"diagnosis: the state departs from the reference's replay after "
-                    f"{_step_text(fx, k)}: {shown}{later}")
-        before = a, b
-    return None
-
-
-def _put_up(view: dict[str, Any], earlier: dict[str, Any]) -> set[Any]:
-    """The markers up in `view` that were not in `earlier` (state_view's `marked`)."""
-    return set(view.get("marked") or ()) - set(earlier.get("marked") or ())
-
-
-def _step_text(fx: Fixture, k: int) -> str:
-    return "the deal" if k == 0 else f"step {k} `{fx.steps[k - 1]}`"
-
-
-def _as_written(key: str, value: Any) -> Any:
-    """A state_view value back in the table notation compare_field expects."""
-    if key == "hands":
-        return {s: [T.name(t) for t in tiles] for s, tiles in value.items()}
-    if key == "trains":
-        return {t: [T.name(x) for x in tiles] for t, tiles in value.items()}
-    if key == "boneyard":
-        return [T.name(t) for t in value]
-    if key == "drawn" and value is not None:
-        return T.name(value)
-    return value
-
-
 def _refusal_charge(exp: Expectation, refusal: RefusedSetup) -> str:
     """The clause a wrong refusal of the setup is charged to: the one the rules refuse it
     by; for a setup the rules allow, the clause the refusal cites (SEAT-5 for a draw,
@@ -445,17 +327,6 @@ def setup_problems(exp: Expectation | None, refusal: RefusedSetup,
         return [f"the setup was refused by {refusal.clause}, expected {named}"
                 f"{unknown_clause(refusal.clause)}"]
     return []
-
-
-def unknown_clause(cited: str) -> str:
-    """What to add to a message about a refusal citing `cited`: where the specification
-    has no such clause (a misspelt id, one in lower case), say so and how ids are written;
-    nothing for a clause it has."""
-    if cited in catalog().clauses:
-        return ""
-    same = [c for c in catalog().clauses if c.lower() == cited.strip().lower()]
-    return (f"; {cited} is no clause of the specification: an id is written as `mtrain "
-            f"explain` prints it, in capitals ({same[0] if same else 'TRAIN-4'})")
 
 
 def play(fx: Fixture, rs: Ruleset, impl: Implementation, rj: JSON | None = None,
@@ -602,282 +473,6 @@ def start_state(fx: Fixture, rs: Ruleset, rj: JSON, impl: Implementation) -> JSO
             state = {**state, **extra}
         return state
     return fx.start(rs)
-
-
-def check(exp: Expectation, rj: JSON, state: JSON, impl: Implementation,
-          max_pip: int, require_clauses: bool = False,
-          nulls: list[str] | None = None, *, referee: Referee | None = None,
-          charged: list[str] | None = None, ended_here: bool = False) -> list[str]:
-    """Every way the implementation's answers differ from `exp`; refusals that name no
-    clause are listed in `nulls` (and fail only with `require_clauses`). With a
-    `referee`, each problem's clause is appended to `charged` (attribution.py).
-    `ended_here`: the implementation's own answer to a step ended the round in `state`."""
-    problems: list[str] = []
-
-    def charge(clause: str | None) -> None:
-        if charged is not None and clause is not None:
-            charged.append(clause)
-
-    if exp.refused_setup is not None:  # the setup was accepted: it had to be refused
-        named = " or ".join(exp.refused_setup)
-        charge(exp.refused_setup[0])
-        return [f"the setup was accepted; the rules refuse it ({named})"]
-    if exp.own_end is not None and ended_blocked(state) != exp.own_end:
-        # END-2, END-3: the round over here or not by a blocked-round rule of its own
-        # (blocked_alone.py): what only the end decides is that rule's
-        exp = end_aside(exp)
-    if getattr(impl, "can_ask_ahead", False):  # behind the protocol: one round trip
-        impl.ask_ahead(rj, state,  # type: ignore[attr-defined]
-                       questions(exp, state, max_pip, ended_here))
-
-    seen: list[str] = []  # plays offered that the rules refuse
-    outer = referee  # (the legal set's may hold doubles back: lay_alone.py)
-    if exp.legal is not None:
-        actual = {action_text(a) for a in impl.legal(rj, state)}
-        want = set(exp.legal)
-        if exp.own_doubles is not None:  # whether a double offered may be laid is a
-            # doubles rule of one's own's (lay_alone.py), a train's being open is not
-            want, held = laid_aside(exp, actual, impl, rj, state)
-            if referee is not None and held:  # the rest charged as on a hand without them
-                referee = referee.holding_back(held)
-        if exp.own_draw and any(draws(a) for a in actual) and not counts_bones(
-                impl, rj, state, actual):
-            # TURN-2: whether a player with no play draws or passes is the draw rule of
-            # its own's (draw_alone.py): its plays alone are judged
-            actual = {a for a in actual if not draws(a)}
-        if exp.own_actions:  # offered under some known rules, not others: the
-            # implementation's rule of its own decides them (release_alone.py)
-            actual, want = actual - set(exp.own_actions), want - set(exp.own_actions)
-        if exp.only_actions is not None:  # these alone no rule of its own decides
-            actual, want = actual & set(exp.only_actions), want & set(exp.only_actions)
-        missing, extra = sorted(want - actual), sorted(actual - want)
-        # A draw or pass offered because a play was not seen (one the rules would allow
-        # without the tiles of the missing plays) is charged to those plays alone.
-        follows = bool(referee and extra and missing
-                       and referee.follows_from_missing(extra, missing))
-        # ... and a draw or pass missing beside plays the rules refuse follows from them:
-        # a player who can play does not draw (TURN-1)
-        seen = [a for a in extra if a.startswith("play ")]
-        blind = bool(referee and seen and missing and all(draws(a) for a in missing))
-        if extra:  # an action offered that the rules refuse: charged to the refusing clause
-            problems.append("legal actions not allowed by the rules: " + ", ".join(extra))
-            if not follows:
-                charge(_likeliest([referee.refuses(None, a, sorted(actual)) for a in extra],
-                                  referee)
-                       if referee else None)
-        if missing:
-            problems.append("legal actions missing: " + ", ".join(missing))
-        if missing and not blind:
-            # covers missing on closed trains and no cover offered at all: TRAIN-6 (an
-            # engine that covers elsewhere errs in the order, DBL-7 or DBL-8)
-            closed = (referee is not None and not any(a.startswith("play ") for a in extra)
-                      and all(referee.closed_cover(None, a) for a in missing)
-                      and not any(referee.covers(a) for a in actual))
-            # plays missing on marked trains and none offered on those trains (but covers,
-            # which an open double opens): it keeps them closed, though it may open
-            # another marked train (a loop over the seats one short), and whether or not
-            # the tile was just drawn (TURN-3 allows it, and the engine plays it elsewhere)
-            shut = {_train_of(a) for a in missing}
-            marked = (referee is not None and not closed
-                      and all(referee.marked_play(None, a) for a in missing)
-                      and not any(referee.marked_play(None, a) and not referee.covers(a)
-                                  and _train_of(a) in shut for a in actual))
-            # plays missing on the Mexican Train by a player whose marker is up, none
-            # offered on it, some other legal play offered: it keeps the Mexican Train
-            # closed to them (TRAIN-4, MARK-2). With none, the tiles may be unseen (the drawn one,
-            # TURN-3): the table alone cannot tell, and the moment's rule is charged
-            on_mexican = not any(a.startswith("play ") and a.endswith(" on mexican")
-                                 for a in actual)
-            seen_tile = any(a.startswith("play ") for a in actual & want)
-            mexican = (referee is not None and not closed and not marked and on_mexican
-                       and seen_tile
-                       and all(referee.marked_mexican(None, a) for a in missing))
-            # plays missing that open the empty Mexican Train and none offered on it (but
-            # with a tile the rules refuse there: the wrong number opening it, the same
-            # bug): what opens it (TRAIN-5), in a follow-up too, where the moment's rule
-            # allows them; nothing offered on it on a first turn: FIRST-8 (opening_rule)
-            opening = (referee is not None and not closed and not marked
-                       and all(referee.opens_mexican(None, a) for a in missing)
-                       and not any(a.startswith("play ") and a.endswith(" on mexican")
-                                   and a not in extra for a in actual))
-            # a cover missing where the engine offers what a release too early leaves
-            # (DBL-12 one tile early, DBL-9 counted early): that release, not a closed
-            # train
-            early = (referee.release_offered(sorted(actual))
-                     if closed and referee is not None else None)
-            charge(early if early else "TRAIN-6" if closed else
-                   referee.marker_access() if marked and referee else
-                   referee.mexican_access() if mexican and referee else
-                   referee.opening_rule(sorted(missing), sorted(actual)) if opening and referee else
-                   _likeliest([referee.allows(None, a) for a in missing], referee)
-                   if referee else None)
-    referee = outer
-    for text, clauses in exp.refused.items():
-        named = " or ".join(clauses)
-        try:
-            # (a tile of no set of this rule set's size is sent as written: SET-1 refuses it)
-            impl.apply(rj, state, action_json(text))
-            problems.append(f"`{text}` was accepted; the rules refuse it ({named})")
-            charge(clauses[0])
-        except Refused as e:
-            if e.clause is None and nulls is not None:
-                nulls.append(text)
-            if e.clause is None and require_clauses:
-                problems.append(f"`{text}` refused without naming a clause; the rules "
-                                f"refuse it by {named} (--require-clauses)")
-                charge(clauses[0])
-            elif e.clause is not None and e.clause not in clauses:
-                problems.append(f"`{text}` refused by {e.clause}, expected {named}"
-                                f"{unknown_clause(e.clause)}")
-                if not (seen and draws(text) and e.clause == "TURN-1"):  # as above
-                    charge((_closed_cover(referee, None, text, e.clause) if referee else None)
-                           or clauses[0])
-    view = state_view(state, exp.state) if exp.state else {}
-    for key, want in exp.state.items():
-        found = compare_field(key, want, view, max_pip)
-        if found:
-            problems += found
-            charge(referee.field(key, None, view.get(key), state) if referee else None)
-    if exp.result is not ...:
-        found = compare_result(exp.result, state.get("result"))
-        if found:
-            problems += found
-            charge(referee.result(exp.result, state.get("result")) if referee else None)
-    if exp.winners is not None or exp.match_over is not None:
-        got = sorted(impl.winners(rj, state))
-        # none named where the rules end the match: a longer match, unless the
-        # implementation refuses the round after (match_over.py); so too under a match
-        # length of its own, whose empty answer says its match goes on only where it deals
-        # that round (fuzz's compare_winners asks alike)
-        over = (exp.winners is not None and bool(exp.winners) and not got
-                and referee is not None and holds_match_over(impl, rj, referee.rs, state))
-        going_on = exp.winners_unless_going_on and not got and not over
-        if exp.winners is not None and got != sorted(exp.winners) and not going_on:
-            problems.append(f"winners: expected {sorted(exp.winners)}, got {got}"
-                            + (" (or none, while its own match goes on)"
-                               if exp.winners_unless_going_on and not over else ""))
-            charge(referee.winners(exp.winners, got, over) if referee else None)
-        elif exp.match_over is not None and bool(got) != exp.match_over:
-            problems.append("the match should be over; the implementation names no winner"
-                            if exp.match_over else
-                            f"the match should go on (round {state.get('round')}: rounds "
-                            f"remain); the implementation names winners {got}")
-            # over on one side only: the match's length decides, never a tie rule
-            charge(referee.winners([], got) if referee else "MATCH-1")
-    asked: list[Any] = []  # the scores the implementation gave, for the charge
-    found = check_score(exp, rj, state, impl, asked)
-    if found:
-        problems += found
-        round_want = exp.result.get("scores") if isinstance(exp.result, dict) else None
-        charge(referee.scoring(round_want, asked[0] if asked else None) if referee else None)
-    asked.clear()
-    found = check_own_score(exp, rj, state, impl, ended_here, asked)
-    if found:
-        problems += found
-        charge(referee.scoring((state.get("result") or {}).get("scores"),
-                               asked[0] if asked else None) if referee else None)
-    asked.clear()
-    found = check_blocked_scores(exp, rj, state, impl, asked)
-    if found:
-        problems += found
-        charge(referee.scoring(exp.blocked_scores, asked[0] if asked else None, True)
-               if referee else None)
-    return problems
-
-
-def questions(exp: Expectation, state: JSON, max_pip: int, ended_here: bool = False
-              ) -> list[tuple[str, JSON]]:
-    """The requests `check` makes about `state`, in its order (kind, the fields beside the
-    rule set and the state), so that they can be written at once."""
-    out: list[tuple[str, JSON]] = []
-    if exp.legal is not None:
-        out.append(("legal", {}))
-    out += [("apply", {"action": action_json(text)}) for text in exp.refused]  # as check
-    if exp.winners is not None or exp.match_over is not None:
-        out.append(("winners", {}))
-    result = state.get("result")
-    if isinstance(exp.result, dict) and exp.result.get("scores") is not None and isinstance(
-            result, dict):  # check_score's request
-        winner = result.get("winner")
-        out.append(("score", {"winner": winner if isinstance(winner, int) else None}))
-    if own_score_asked(exp, state, ended_here):  # check_own_score's request
-        winner = state["result"].get("winner")
-        out.append(("score", {"winner": winner if isinstance(winner, int) else None}))
-    if exp.blocked_scores is not None:  # check_blocked_scores's request
-        out.append(("score", {"winner": None}))
-    return out
-
-
-def _closed_cover(referee: Referee, state: JSON | None, text: str,
-                  cited: str | None) -> str | None:
-    """TRAIN-6 for a play refused as onto a closed train (TRAIN-4) where it covers an open
-    double on another player's unmarked train, which TRAIN-6 opens, and the marker's access
-    (TRAIN-4, MARK-1) where that train carries a marker: that is the rule the refusal
-    breaks, whatever else the moment asks."""
-    if cited != "TRAIN-4":
-        return None
-    if referee.closed_cover(state, text, legal=False):
-        return "TRAIN-6"
-    # a play onto a marked train refused as closed: the marker's access it denies
-    return referee.marker_access() if referee.marked_play(state, text) else None
-
-
-def _train_of(text: str) -> str:
-    """The train of the play `text` ("play 6-1 on 4": "4"); "" for another action."""
-    return text.rpartition(" on ")[2] if text.startswith("play ") else ""
-
-
-def draws(text: str) -> bool:
-    """Whether the action `text` is a draw or a pass: what a player does who cannot play."""
-    return text.split(" ")[0] in ("draw", "pass")
-
-
-def _likeliest(clauses: Sequence[str], referee: Referee) -> str:
-    """Of the clauses several actions point at: one the fixture lists, else the commonest."""
-    listed = [c for c in clauses if c in referee.fx.clauses]
-    pool = listed or list(clauses)
-    return max(pool, key=pool.count)
-
-
-def check_score(exp: Expectation, rj: JSON, state: JSON, impl: Implementation,
-                asked: list[Any] | None = None) -> list[str]:
-    """SCORE-1..6 on their own: an implementation with `score` is asked to score the hands
-    the round ended with, and must give the round scores the fixture expects (its answer
-    appended to `asked`, where given)."""
-    want = exp.result.get("scores") if isinstance(exp.result, dict) else None
-    result = state.get("result")
-    scorer = getattr(impl, "score", None)
-    if want is None or not isinstance(result, dict) or not callable(scorer):
-        return []
-    winner = result.get("winner")
-    try:
-        got = scorer(rj, state, winner if isinstance(winner, int) else None)
-    except Unsupported:
-        return []
-    if asked is not None:
-        asked.append(got)
-    if not isinstance(got, list) or list(got) != list(want):
-        return [f"score request (winner {winner}): expected round scores {want}, got {got}"]
-    return []
-
-
-def check_blocked_scores(exp: Expectation, rj: JSON, state: JSON,
-                         impl: Implementation, asked: list[Any] | None = None) -> list[str]:
-    """The scores of the hands `state` holds as a blocked round (SCORE-5..7), asked apart
-    from how the round ends (blocked_alone.py); an implementation without `score` cannot
-    be asked (not applicable)."""
-    if exp.blocked_scores is None:
-        return []
-    scorer = getattr(impl, "score", None)
-    if not callable(scorer):
-        raise Unsupported("a blocked round's scores are asked by a `score` request")
-    got = scorer(rj, state, None)
-    if asked is not None:
-        asked.append(got)
-    if not isinstance(got, list) or list(got) != list(exp.blocked_scores):
-        return [f"score request (blocked, no winner): expected round scores "
-                f"{list(exp.blocked_scores)}, got {got}"]
-    return []
 
 
 def main(argv: Sequence[str] | None = None) -> int:

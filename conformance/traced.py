@@ -25,9 +25,10 @@ from mtrain.conformance.adapter import (
     RefusedSetup,
     ruleset_json,
 )
+from mtrain.conformance.expectation_checks import check
 from mtrain.conformance.fixture import Expectation, Fixture
 from mtrain.conformance.runmemo import Question, RunMemo, as_flags
-from mtrain.conformance.runner import Outcome, check, in_force, play, setup_problems
+from mtrain.conformance.runner import Outcome, in_force, play, setup_problems
 from mtrain.reference import codec, engine
 from mtrain.reference.refusals import refusal, refusals
 from mtrain.reference.rules import EXISTENCE_FLAGS, FLAG_OPTIONS, Rules

@@ -157,7 +157,7 @@ def test_an_open_double_left_listed_names_the_trains_as_the_protocol_does() -> N
     [problem] = [p for p in A.state_problems(RULESET, state) if p.where == "INV-OPEN-DOUBLES"]
     assert "listed on trains [mexican], trains ending in a double: []" in problem.message
     assert f"[{players}]" not in problem.message
-    from mtrain.conformance.attribution import OPEN_LISTS
+    from mtrain.conformance.field_clauses import OPEN_LISTS
     found = OPEN_LISTS.search(problem.message)
     assert found is not None and found.groups() == ("mexican", "")
 

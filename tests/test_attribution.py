@@ -75,7 +75,7 @@ def test_a_round_score_wrong_for_some_tiles_is_charged_to_their_values() -> None
     # roundhouse's bug 3 (tests/examples/roundhouse_engine.py): a double left in hand
     # scores twice. The same seats score nothing and another seat scores right, so the
     # hands are summed as penalty scoring says (SCORE-5): a tile's value (SCORE-1) is wrong
-    from mtrain.conformance.attribution import _values_only
+    from mtrain.conformance.score_charges import _values_only
     breach = "a round gone out: round scores [0, 32, 11], the hands left give [0, 20, 11]"
     assert _values_only(breach)
     # every seat off, each by its own amount (each holds a double): the values too

@@ -199,7 +199,7 @@ def test_most_mutants_are_charged_to_the_clause_they_break(corpus_blame: list[Bl
     # draws, draw-until-playable and doubles): 18 of 20 when it landed (2026-12-06,
     # `mtrain mutants -m ... --blame`); 19 of 20 since session 51 (2026-12-06): a blocked
     # round scored by differences, every scoring hand short by the lowest hand's value,
-    # is SCORE-7's (attribution.common_offset), not the tiles' values (SCORE-1). The
+    # is SCORE-7's (score_charges.common_offset), not the tiles' values (SCORE-1). The
     # other is charged where its failures show: the hands dealt off the end of the order
     # move the engine's holder (ENG-3) more often than a hand's tiles (DEAL-1).
     _reading_holds(found, twenty_first, 20, 19)

@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 
 from mtrain.cli import main
+from mtrain.conformance.fuzz.findings import Group, cause, one_per_bug
 from mtrain.conformance.fuzz.judge import Disagreement, Probe
 from mtrain.conformance.fuzz.results import Occurrence
-from mtrain.conformance.fuzz.run import Group, cause, one_per_bug
 
 EXAMPLES = Path(__file__).parent / "examples"
 

@@ -21,8 +21,9 @@ from pathlib import Path
 from mtrain.conformance import fuzz as F
 from mtrain.conformance.adapter import JSON, ReferenceImplementation
 from mtrain.conformance.fuzz import setups
+from mtrain.conformance.fuzz.findings import cause
 from mtrain.conformance.fuzz.rulesets import declared_context
-from mtrain.conformance.fuzz.run import cause, load_implementation
+from mtrain.conformance.fuzz.run import load_implementation
 from mtrain.conformance.fuzz.scoring import compare_score
 from mtrain.reference.engine import hand_value
 from mtrain.spec.catalog import catalog

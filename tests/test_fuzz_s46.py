@@ -34,9 +34,9 @@ from mtrain.conformance.adapter import JSON, ReferenceImplementation
 from mtrain.conformance.bracket_alone import bracketed_entry, bracketed_options
 from mtrain.conformance.fixture import Fixture, load_file
 from mtrain.conformance.fuzz import rulesets, steer
+from mtrain.conformance.fuzz.findings import Group, one_per_bug
 from mtrain.conformance.fuzz.judge import Disagreement, Probe
 from mtrain.conformance.fuzz.results import Occurrence
-from mtrain.conformance.fuzz.run import Group, one_per_bug
 from mtrain.conformance.fuzz.tables import splices, written
 from mtrain.conformance.partition import applies
 from mtrain.conformance.runner import run_one

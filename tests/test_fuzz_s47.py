@@ -33,11 +33,12 @@ from mtrain.conformance import fuzz as F
 from mtrain.conformance.adapter import JSON, ReferenceImplementation
 from mtrain.conformance.bracket_alone import BRACKETS
 from mtrain.conformance.fuzz.asking import Session
+from mtrain.conformance.fuzz.findings import Group, one_per_bug
 from mtrain.conformance.fuzz.judge import Disagreement, Probe
 from mtrain.conformance.fuzz.possible import table_problems
 from mtrain.conformance.fuzz.results import GameResult, Occurrence
 from mtrain.conformance.fuzz.rulesets import Chooser, declared_context
-from mtrain.conformance.fuzz.run import Group, _shrink_and_write, one_per_bug
+from mtrain.conformance.fuzz.run import _shrink_and_write
 from mtrain.conformance.fuzz.steer import blocking_choice
 from mtrain.conformance.fuzz.tables import drop_train
 from mtrain.conformance.move_charges import own_one_short

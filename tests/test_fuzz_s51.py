@@ -12,13 +12,14 @@ from typing import Any
 
 from mtrain.cli import main
 from mtrain.conformance.adapter import JSON
-from mtrain.conformance.attribution import Referee, _values_only
+from mtrain.conformance.attribution import Referee
 from mtrain.conformance.double_alone import UNHELD, before_laid
 from mtrain.conformance.fixture import FIXTURE_ROOT, load_file
 from mtrain.conformance.mutants import MUTANTS
 from mtrain.conformance.mutants.implementation import CheckedMutant
 from mtrain.conformance.reference_adapter import ReferenceImplementation
 from mtrain.conformance.runner import resolve, run_one
+from mtrain.conformance.score_charges import _values_only
 from mtrain.reference.engine import carried
 from mtrain.reference.invariants import carried_totals
 

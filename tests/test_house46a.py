@@ -18,10 +18,10 @@ from shared_runs import SharedRuns
 
 from mtrain.conformance.adapter import JSON, ReferenceImplementation
 from mtrain.conformance.fixture import Fixture, load_file
+from mtrain.conformance.fuzz.findings import Group, cause, one_per_bug
 from mtrain.conformance.fuzz.judge import Disagreement, Probe, compare_legal
 from mtrain.conformance.fuzz.results import Occurrence
 from mtrain.conformance.fuzz.rulesets import declared_context
-from mtrain.conformance.fuzz.run import Group, cause, one_per_bug
 from mtrain.conformance.identify import bugs
 from mtrain.conformance.identify.cells import Piece
 from mtrain.conformance.identify.found import Observation, OptionFinding

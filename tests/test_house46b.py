@@ -14,7 +14,7 @@ import pytest
 from mtrain.cli import main
 from mtrain.conformance.answers import schema_problems
 from mtrain.conformance.fixture import Fixture, load_corpus, load_file
-from mtrain.conformance.fuzz.run import Group, cause, one_per_bug
+from mtrain.conformance.fuzz.findings import Group, cause, one_per_bug
 from mtrain.conformance.selection import entry_for
 from mtrain.conformance.traced import logged_run
 from mtrain.spec.catalog import catalog

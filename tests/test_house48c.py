@@ -6,7 +6,7 @@ scores are wrong only at a seat holding nothing but blanks (worth 0 at face valu
 hands give it 0), or at a single seat by an amount no count of hands explains, was
 charged to the scoring rule (SCORE-5: who scores) rather than to the tiles' values."""
 
-from mtrain.conformance.attribution import _values_only
+from mtrain.conformance.score_charges import _values_only
 
 
 def test_a_seat_of_blanks_scoring_in_a_round_gone_out_is_a_tile_value() -> None:
@@ -49,7 +49,7 @@ def test_a_refusal_citing_no_clause_of_the_specification_says_how_ids_are_writte
         ) -> None:
     # flatcar's author, first hour: a clause id written in lower case ("train-4") was
     # reported only as "refused by train-4, expected TRAIN-4", the two looking alike
-    from mtrain.conformance.runner import unknown_clause
+    from mtrain.conformance.expectation_checks import unknown_clause
     said = unknown_clause("train-4")
     assert said.startswith("; train-4 is no clause of the specification")
     assert "in capitals (TRAIN-4)" in said

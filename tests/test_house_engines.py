@@ -616,7 +616,7 @@ TURNTABLE = Engine(
     # (`blocked_round: other`). 1,159 results when measured, none failing with the bugs
     # off (177 not applicable: 96 its draw rule or blocked round, 63 its table, 13 tables
     # its rules never reach). Fuzz found bug 3 (blank-out) only once a round's result was
-    # judged apart from a table bug 2 leaves unreadable (judge.compare_apply), under the
+    # judged apart from a table bug 2 leaves unreadable (judge_apply.compare_apply), under the
     # same signature as where the table can be read
     shows={"round-robin": r"after the deal: hand \d: expected",
            "mexican-unflipped": r"state\.mexican\.tiles\[\d+\]: \S+ does not continue",

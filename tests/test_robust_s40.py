@@ -704,9 +704,10 @@ def test_a_shrunk_deal_is_summed_up_in_tiles_seats_and_steps(
     # "91 -> 1 tiles, seats and steps written": `order: sorted` counted as one item, and
     # the seats a deal shrank from (4 to 2) not at all
     from mtrain.commands.fuzz import print_report
+    from mtrain.conformance.fuzz.findings import Group
     from mtrain.conformance.fuzz.judge import Disagreement, Probe
     from mtrain.conformance.fuzz.results import Occurrence
-    from mtrain.conformance.fuzz.run import FuzzReport, Group
+    from mtrain.conformance.fuzz.run import FuzzReport
     from mtrain.spec import tiles as T
     order = [T.NAMES[t] for t in range(91)]  # a double-12 set, as dealt
     before = Probe("deal", "pagat", deal={"players": 4, "order": order})

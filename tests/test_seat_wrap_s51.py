@@ -7,7 +7,7 @@ asked such a round on the tables it plays; the fixtures of
 conformance/fixtures/seats/wrap-start-s51.yaml do, and under waybill's engine procedure of
 its own (`other`) they run on the seat alone (seat_alone.py). A failure there is the
 start's, SEAT-3: the reference's replay deals by a stand-in procedure, whose hands and
-engine are no departure of the implementation's (runner.divergence)."""
+engine are no departure of the implementation's (divergence.divergence)."""
 
 from __future__ import annotations
 
@@ -20,8 +20,9 @@ from typing import Any
 import pytest
 
 from mtrain.cli import main
+from mtrain.conformance.divergence import divergence
 from mtrain.conformance.fixture import load_file
-from mtrain.conformance.runner import _reference_states, divergence
+from mtrain.conformance.runner import _reference_states
 from mtrain.conformance.selection import check_variants
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -52,6 +52,7 @@ mtrain/commands/fuzz.py.
 from __future__ import annotations
 
 from mtrain.conformance.fuzz.asking import Session
+from mtrain.conformance.fuzz.findings import Group
 from mtrain.conformance.fuzz.judge import Disagreement, Probe, differences
 from mtrain.conformance.fuzz.plans import GamePlan, plan_game
 from mtrain.conformance.fuzz.play import play_game
@@ -59,7 +60,7 @@ from mtrain.conformance.fuzz.possible import fixture_problems, table_problems
 from mtrain.conformance.fuzz.rejudge import Judge
 from mtrain.conformance.fuzz.results import GameResult, Occurrence
 from mtrain.conformance.fuzz.rulesets import Chooser, Context, context, mutant_variants
-from mtrain.conformance.fuzz.run import DEFAULT_OUT, FuzzReport, Group, StartError, Target, fuzz
+from mtrain.conformance.fuzz.run import DEFAULT_OUT, FuzzReport, StartError, Target, fuzz
 from mtrain.conformance.fuzz.shrink import Shrinker
 from mtrain.conformance.fuzz.tables import compact, table_of, written
 

@@ -26,6 +26,7 @@ from typing import Any
 from mtrain.conformance.adapter import JSON, Implementation
 from mtrain.conformance.answers import AnswerError, actions_problems
 from mtrain.conformance.double_plays import double_play, laid_aside
+from mtrain.conformance.expectation_checks import draws
 from mtrain.conformance.fixture import Expectation, Fixture
 from mtrain.conformance.fuzz.judge import Disagreement, as_action, compare_legal
 from mtrain.conformance.fuzz.own_rules import option_space
@@ -34,7 +35,6 @@ from mtrain.conformance.fuzz.tables import table_of
 from mtrain.conformance.last_bone import counts_bones
 from mtrain.conformance.lay_alone import OPTION, lay_entry
 from mtrain.conformance.process import HarnessError
-from mtrain.conformance.runner import draws
 from mtrain.reference import codec
 from mtrain.reference.engine import Action, State
 from mtrain.spec import tiles as T

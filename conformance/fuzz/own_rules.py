@@ -34,10 +34,10 @@ from typing import Any, TypeVar
 
 from mtrain.conformance.adapter import JSON, ReferenceImplementation
 from mtrain.conformance.answers import Problem, state_problems
+from mtrain.conformance.divergence import ROUND_END, WORTH
 from mtrain.conformance.fixture import Expectation, Fixture
 from mtrain.conformance.fuzz.rulesets import Context
 from mtrain.conformance.own_checks import engine_of_its_own
-from mtrain.conformance.runner import ROUND_END, WORTH
 from mtrain.conformance.seat_alone import SEAT_FIELDS, seat_entry, whole_pool
 from mtrain.conformance.traced import Log, TracedReference, TracedRules, TracedRuleset
 from mtrain.reference import codec

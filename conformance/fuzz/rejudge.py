@@ -22,17 +22,16 @@ from mtrain.conformance.fuzz.judge import (
     Disagreement,
     Probe,
     as_action,
-    compare_apply,
     compare_deal,
     compare_legal,
     compare_refusal,
     compare_winners,
-    contradiction,
     differences,
     read_own,
     refusing,
     winners_now,
 )
+from mtrain.conformance.fuzz.judge_apply import compare_apply, contradiction
 from mtrain.conformance.fuzz.possible import table_problems
 from mtrain.conformance.fuzz.rulesets import Context, context
 from mtrain.conformance.match_over import holds_match_over
@@ -256,7 +255,7 @@ class Judge:
     def _listed(self, ctx: Context, st: State, state: JSON, text: str
                 ) -> list[Disagreement] | None:
         """Whether the implementation lists `text` as legal in `state` and then refuses it
-        (judge.contradiction); None when it cannot be asked (no list, or a failure)."""
+        (judge_apply.contradiction); None when it cannot be asked (no list, or a failure)."""
         try:
             listed = {action_text(a) for a in self.impl.legal(ctx.rj, state)}
         except Exception:

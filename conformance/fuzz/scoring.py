@@ -18,12 +18,13 @@ from collections.abc import Sequence
 from typing import Any
 
 from mtrain.conformance.adapter import JSON, Implementation, Unsupported
-from mtrain.conformance.attribution import TILE_VALUES, values_only
 from mtrain.conformance.blocked_alone import OPTION
 from mtrain.conformance.fuzz import own_rules
-from mtrain.conformance.fuzz.judge import Disagreement, compare_apply, failure
+from mtrain.conformance.fuzz.judge import Disagreement, failure
+from mtrain.conformance.fuzz.judge_apply import compare_apply
 from mtrain.conformance.fuzz.rulesets import Context
 from mtrain.conformance.process import NotApplicable
+from mtrain.conformance.score_charges import TILE_VALUES, values_only
 from mtrain.reference import codec
 from mtrain.reference.engine import OVER, State, _finish, hand_value
 from mtrain.spec.catalog import catalog
@@ -133,7 +134,7 @@ def compare_score(ctx: Context, text: str, state: JSON, want: list[int], got: An
 
 def unscored(ctx: Context, state: JSON, want: Sequence[int]) -> tuple[int, ...]:
     """The values of the hands of the finished `state` that the rules' round scores `want`
-    score nothing (attribution.common_offset reads a score short by one of them as who
+    score nothing (score_charges.common_offset reads a score short by one of them as who
     scores what, as conform charges it)."""
     try:
         st = codec.state_from_json(ctx.rules, state)

@@ -11,6 +11,7 @@ from typing import Any
 
 from mtrain.conformance.adapter import JSON, Refused, RefusedSetup
 from mtrain.conformance.answers import Problem, actions_problems, identical
+from mtrain.conformance.divergence import WORTH
 from mtrain.conformance.fuzz import own_doubles, own_release, own_rules, scoring
 from mtrain.conformance.fuzz.asking import (
     UNSUPPORTED,
@@ -24,15 +25,17 @@ from mtrain.conformance.fuzz.illegal import FOREIGN_EVERY, PHANTOM_AT, illegal_s
 from mtrain.conformance.fuzz.judge import (
     Disagreement,
     Probe,
-    broken_state,
-    compare_apply,
     compare_legal,
     compare_refusal,
     compare_winners,
-    contradiction,
-    failed_move,
     read_own,
     winners_now,
+)
+from mtrain.conformance.fuzz.judge_apply import (
+    broken_state,
+    compare_apply,
+    contradiction,
+    failed_move,
 )
 from mtrain.conformance.fuzz.possible import table_problems
 from mtrain.conformance.fuzz.results import GameResult
@@ -42,7 +45,6 @@ from mtrain.conformance.fuzz.tables import table_of
 from mtrain.conformance.fuzz.totals import tied_totals
 from mtrain.conformance.match_over import holds_match_over
 from mtrain.conformance.process import HarnessError
-from mtrain.conformance.runner import WORTH
 from mtrain.reference import codec
 from mtrain.reference.engine import (
     BIT,

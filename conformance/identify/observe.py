@@ -17,6 +17,8 @@ from mtrain.conformance.adapter import (
     ruleset_json,
 )
 from mtrain.conformance.attribution import Referee
+from mtrain.conformance.divergence import ROUND_END
+from mtrain.conformance.expectation_checks import check
 from mtrain.conformance.fixture import Expectation, Fixture
 from mtrain.conformance.follow_probe import covering_play, refuses
 from mtrain.conformance.identify import shared
@@ -25,11 +27,9 @@ from mtrain.conformance.identify.found import Observation
 from mtrain.conformance.process import FAILURES, HarnessError
 from mtrain.conformance.round_end_alone import worth_aside
 from mtrain.conformance.runner import (
-    ROUND_END,
     Outcome,
     _reference_states,
     charge_refused_step,
-    check,
     departure,
     one_charge,
     play,

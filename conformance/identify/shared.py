@@ -61,11 +61,12 @@ from collections.abc import Collection, Mapping, Sequence
 from typing import Any, TypeGuard
 
 from mtrain.conformance.adapter import JSON, Implementation, RefusedSetup, Unsupported
+from mtrain.conformance.expectation_checks import check
 from mtrain.conformance.fixture import Expectation, Fixture
 from mtrain.conformance.identify.found import Observation, counted
 from mtrain.conformance.identify.solve import Model
 from mtrain.conformance.process import HarnessError
-from mtrain.conformance.runner import _reference_states, check
+from mtrain.conformance.runner import _reference_states
 from mtrain.spec.catalog import Catalog, catalog
 from mtrain.spec.notation import max_pip_of
 from mtrain.spec.ruleset import OTHER, Ruleset

@@ -362,5 +362,5 @@ fixtures or more (2,244 runs); mut15-blocked-winner-is-last-mover, written after
 killed by 8 (score-020 and others). Blame (`--blame`) charges all 17 to a clause they
 break. The two open-double mutants add the penalty to the running totals alone: written
 first on the round's sheet as well, they were charged SCORE-1, since round scores that
-disagree with the hands at one seat read (INV-ROUND-SCORE, attribution._values_only) as a
+disagree with the hands at one seat read (INV-ROUND-SCORE, score_charges._values_only) as a
 tile valued wrongly, not as who is charged what (SCORE-5)."""

@@ -500,5 +500,5 @@ reading.yaml mut16-marked-001, -002) raise the fewest killers of the reading to 
 runs; mut16-high-seats-marked-trains-closed from 2 to 4). Blame (`--blame`)
 charges 28 of the 29 to a clause they break; mut16-blocking-pass-drawn-tile-unscored is
 charged SCORE-1 first, as a round's score that disagrees with the hand at one seat reads
-as a tile valued wrongly (attribution._values_only; the fifteenth reading met the
+as a tile valued wrongly (score_charges._values_only; the fifteenth reading met the
 same)."""

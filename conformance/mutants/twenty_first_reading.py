@@ -434,5 +434,5 @@ session50.yaml and sets/own-tables-session50.yaml) give every one two killers or
 mut21-hands-dealt-off-the-bottom is charged ENG-3 first (the deal moves the engine's
 holder), and mut21-blocked-scores-differences was charged SCORE-1 (the lowest hand's 0
 right and the others' scores wrong read as the tiles' values) until session 51 read every
-scoring hand short by the lowest hand's value as SCORE-7's (attribution.common_offset):
+scoring hand short by the lowest hand's value as SCORE-7's (score_charges.common_offset):
 19 of 20."""

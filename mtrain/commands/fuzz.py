@@ -22,8 +22,9 @@ from mtrain.conformance.untrusted import one_line, shown
 
 if TYPE_CHECKING:
     from mtrain.conformance.adapter import JSON, Implementation
+    from mtrain.conformance.fuzz.findings import Group
     from mtrain.conformance.fuzz.rulesets import Chooser
-    from mtrain.conformance.fuzz.run import FuzzReport, Group, Target
+    from mtrain.conformance.fuzz.run import FuzzReport, Target
     from mtrain.conformance.known_failures import SkipEntry
 
 MAX_GAMES = 1_000_000
@@ -377,7 +378,7 @@ def print_report(report: FuzzReport, target: Target) -> None:
         print(f"[{k}] {g.signature}: {_count(g.count, 'time')}, {_where(g)}")
         for m in _messages(g):
             print(f"    {m}")
-        for signature, n in g.also:  # the same bug (run.one_per_bug)
+        for signature, n in g.also:  # the same bug (findings.one_per_bug)
             print(f"    also as `{signature}`: {_count(n, 'time')} "
                   + (f"(no reproducer: the same cause, its step naming {g.charged[0]} "
                      "first, the clause charged here: one bug)" if signature in g.unasked
