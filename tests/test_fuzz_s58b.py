@@ -21,6 +21,7 @@ from mtrain.cli import main
 from mtrain.commands.fuzz import print_report, report_json
 from mtrain.conformance.adapter import JSON, ReferenceImplementation
 from mtrain.conformance.fuzz import Target, fuzz
+from mtrain.conformance.fuzz.own_rules import markers_aside
 from mtrain.conformance.fuzz.rulesets import declared_context
 from mtrain.conformance.fuzz.scoring import OWN_SCORE
 from mtrain.spec.catalog import catalog
@@ -136,3 +137,81 @@ def test_a_score_under_a_scoring_of_its_own_is_judged_against_its_own_result(
         [result] = json.loads(out.read_text(encoding="utf-8"))["results"]
         statuses.append((result["status"], result.get("charged")))
     assert statuses[0][0] == "pass" and statuses[1] == ("fail", ["SCORE-1"]), statuses
+
+
+# --- a step under a marker rule of one's own: all but the markers it takes off judged ---
+
+OWN_MARKERS = OWN_SCORING.replace("name: winner-takes", "name: markers-anywhere").replace(
+    "marker_removal: owner-plays-own", "marker_removal: other").replace(
+    "scoring: other", "scoring: penalty")
+"""The same table with a marker rule of its own: a player's marker comes off whenever they
+play, anywhere (the reference's `owner-plays-anywhere`, which the file calls its own)."""
+
+
+class MarkersAnywhere(ReferenceImplementation):
+    """The rules above, honest."""
+
+    @staticmethod
+    def _own(ruleset: JSON) -> JSON:
+        return {**ruleset, "options": {**ruleset["options"],
+                                       "marker_removal": "owner-plays-anywhere"}}
+
+    def apply(self, ruleset: JSON, state: JSON, action: JSON) -> JSON:
+        return super().apply(self._own(ruleset), state, action)
+
+    def winners(self, ruleset: JSON, state: JSON) -> list[int]:
+        return super().winners(self._own(ruleset), state)
+
+    def score(self, ruleset: JSON, state: JSON, winner: int | None) -> list[int]:
+        return super().score(self._own(ruleset), state, winner)
+
+
+class KeepsTheTurn(MarkersAnywhere):
+    """Its bug, beside its marker rule: a player whose marker is up keeps the turn after a
+    play that is no double (SEAT-1: the turn passes on, whatever takes the marker off)."""
+
+    def apply(self, ruleset: JSON, state: JSON, action: JSON) -> JSON:
+        got = super().apply(ruleset, state, action)
+        seat = state["seat"]
+        if (action.get("type") == "play" and state["trains"][seat].get("marker")
+                and got["phase"] != "over" and got["seat"] != seat):
+            got = {**got, "seat": seat}
+        return got
+
+
+@pytest.mark.parametrize(("impl", "found"), [(MarkersAnywhere, False), (KeepsTheTurn, True)])
+def test_a_step_taking_a_marker_off_its_own_way_is_judged_but_for_the_markers(
+        impl: type[MarkersAnywhere], found: bool, tmp_path: Path) -> None:
+    """GAMES games (seed 1): under `marker_removal: other`, the state after a play by a
+    marked player is judged with the markers up before it as the engine leaves them
+    (own_rules.markers_aside, as conform's marker_alone.py cuts `marked`): the honest
+    engine, nothing; the one that keeps the turn, `after play: seat`, charged
+    SEAT-1 as conform charges its reproducer. Before: the whole
+    step set aside as its marker rule's, nothing found either way."""
+    path = tmp_path / "markers-anywhere.yaml"
+    path.write_text(OWN_MARKERS, encoding="utf-8")
+    variant = declared_context(catalog().rules_file(str(path))).name
+    report = fuzz(Target.of(impl(), "markers"), [variant], GAMES, SEED,
+                  out=tmp_path / "out", shrink_tries=100)
+    signatures = [g.signature for g in report.new]
+    if not found:
+        assert signatures == []
+        return
+    assert signatures == ["after play: seat"], signatures
+    (group,) = report.new
+    assert group.problems == [] and group.path is not None, group.problems
+    assert group.charged == ("SEAT-1",)  # whose turn follows, as conform charges it
+    [fx] = yaml.safe_load(group.path.read_text(encoding="utf-8"))
+    assert fx["table"]["marked"] and fx["expect"][0]["state"] == {"seat": 1}, fx
+
+
+def test_only_markers_up_before_the_step_are_its_own_rule_s() -> None:
+    """markers_aside takes from the engine the markers that were up before the step (which
+    come off is its rule's), never one it puts up (MARK-1, the rules'), and nothing else."""
+    before = {"trains": [{"marker": True}, {"marker": False}, {}]}
+    want = {"seat": 1, "trains": [{"marker": True}, {"marker": False}, {}]}
+    got = {"seat": 0, "trains": [{"marker": False}, {"marker": True}, {}]}
+    out = markers_aside(("marker_removal",), before, want, got)
+    assert out == {"seat": 1, "trains": [{"marker": False}, {"marker": False}, {}]}
+    assert markers_aside(("marker_removal", "doubles"), before, want, got) is None
+    assert markers_aside(("scoring",), before, want, got) is None

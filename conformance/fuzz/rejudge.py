@@ -164,7 +164,7 @@ class Judge:
         # marked with what the table's legal set reads too: conform checks the step is
         # legal, so it runs no such table
         _, own_legal = own_rules.on_state(ctx, st, legal_actions)
-        aside = own_rules.aside(own, after, got)  # as play judges it
+        aside = own_rules.aside(own, after, got, got_state)  # as play judges it
         refused = isinstance(error, Refused) and not own_legal  # legal whatever they are
         found = read_own(compare_apply(ctx, st, probe.action, after if aside is None else aside,
                                        got, error, problems,

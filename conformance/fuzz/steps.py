@@ -235,7 +235,7 @@ def play_step(session: Session, ctx: Context, pos: Position, res: GameResult,
                 else own_rules.problems(ctx, got))
     # a round's end under a scoring of its own, or gone out on a double of its own: all
     # but what the end is worth and which doubles are listed open is judged (out_alone)
-    aside = None if same or unsupported else own_rules.aside(own, after, got)
+    aside = None if same or unsupported else own_rules.aside(own, after, got, pos.cur)
     refused = isinstance(error, Refused)
     # a refusal is judged where the legal set reads no rule of its own: the move is legal
     # whatever they are, however they decide what it leads to
