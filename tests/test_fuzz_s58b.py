@@ -7,6 +7,11 @@ forgot part of its own rule (coaling's bare doubles) passed. Whatever a rule cou
 round's scores are those of the table it ended on: where the engine ends the round as the
 reference does, its `score` of the end it returned must give its own result's scores
 (steps._own_score, rejudge's "score" probe: own_score.score_again, conform's code path).
+
+Under a marker rule of one's own, a step that read it (a play by a marked player, or on a
+marked train) was set aside whole, where conform runs such an entry without `marked`
+(marker_alone.py): which markers up come off is the rule's, the rest of the step is not
+(own_rules.markers_aside).
 """
 
 from __future__ import annotations

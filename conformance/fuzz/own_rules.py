@@ -21,6 +21,10 @@ nothing of the answer is the rules', not even a refusal of it: pullman, whose ow
 procedure deals every tile, refused a pool the stand-in `set-aside` had shaped, and that
 refusal was charged DEAL-1.
 
+Under a marker rule of one's own, a step that reads it is judged but for the markers up
+before it, which come off as the engine's rule says (`markers_aside`, as conform judges
+such an entry without `marked`: conformance/marker_alone.py).
+
 Who wins a match that is over does not depend on when it ends: under a match length of
 one's own, whether the match is over is left to the engine, and winners it names must be
 the rules' winners of the totals (`match_end_alone`, as conform judges a fixture that
