@@ -37,8 +37,7 @@ def own_score_asked(exp: Expectation, state: JSON, ended_here: bool) -> bool:
         return False
     if isinstance(exp.result, dict) and exp.result.get("scores") is not None:
         return False  # check_score judges them
-    result = state.get("result")
-    return isinstance(result, dict) and _int_list(result.get("scores"))
+    return own_result(state)
 
 
 def _int_list(v: Any) -> bool:
@@ -52,19 +51,35 @@ def check_own_score(exp: Expectation, rj: JSON, state: JSON, impl: Implementatio
     on: where the implementation's own step ended the round and the entry judges no
     scores (its scoring played its own way), its `score` request about that table must
     give its own result's scores (the protocol: computed again from the hands)."""
-    scorer = getattr(impl, "score", None)
-    if not own_score_asked(exp, state, ended_here) or not callable(scorer):
+    if not own_score_asked(exp, state, ended_here) or not callable(getattr(impl, "score",
+                                                                           None)):
         return []
-    result = state["result"]
-    winner = result.get("winner")
     try:
-        got = scorer(rj, state, winner if isinstance(winner, int) else None)
+        got, problem = score_again(impl, rj, state)
     except Unsupported:
         return []
     if asked is not None:
         asked.append(got)
+    return [] if problem is None else [problem]
+
+
+def own_result(state: Any) -> bool:
+    """Whether `state` is a round's end carrying round scores of its own (a list of
+    integers): what score_again asks about."""
+    result = state.get("result") if isinstance(state, dict) else None
+    return isinstance(result, dict) and _int_list(result.get("scores"))
+
+
+def score_again(impl: Implementation, rj: JSON, state: JSON) -> tuple[Any, str | None]:
+    """The implementation's `score` of the finished `state` it returned (own_result), its
+    winner named as its result names it, and what is wrong with that answer: None where it
+    gives the result's own scores (conform's check_own_score and fuzz ask alike; an
+    `unsupported` answer and a failure are raised as the adapter raises them)."""
+    result = state["result"]
+    winner = result.get("winner")
+    got = impl.score(rj, state, winner if isinstance(winner, int) else None)  # type: ignore[attr-defined]
     mine = result["scores"]
     if not isinstance(got, list) or list(got) != list(mine):
-        return [f"score request (winner {winner}): round scores {got}, but its own result "
-                f"on the same table scores {mine}"]
-    return []
+        return got, (f"score request (winner {winner}): round scores {got}, but its own "
+                     f"result on the same table scores {mine}")
+    return got, None

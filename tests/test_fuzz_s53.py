@@ -124,12 +124,19 @@ def test_winners_a_rule_of_its_own_decides_are_counted_not_judged() -> None:
     assert res.own.get("tie_rule", 0) > 0, res.own
 
 
-def test_a_score_a_rule_of_its_own_decides_is_counted_not_judged() -> None:
+def test_a_score_a_rule_of_its_own_decides_is_judged_against_its_own_result() -> None:
     """With its scoring its own too, what the hands left are worth is not the rules' to
-    say: the hands counted twice are no finding, and the `score` is counted under it."""
-    res = _ended(ScoresTwice(), own=("uncoverable_double", "scoring"))
-    assert res.found == {}
-    assert res.own.get("scoring", 0) > 0, res.own
+    say, but whatever its rule counts, its `score` of the end it returned must give its own
+    result's scores (fuzz58b, as conform asks: own_score.py): the hands counted twice in
+    `score` alone are found, with no reproducer (no step of the reference reaches that end);
+    an honest `score` is judged, and nothing found. (Before session 58b: no finding, the
+    `score` counted as its scoring's.)"""
+    own = ("uncoverable_double", "scoring")
+    d = _only(_ended(ScoresTwice(), own=own), "score (against its own result)")
+    assert d.no_reproducer is not None and "uncoverable_double" in d.own
+    assert "but its own result on the same table scores [0, 8, " in d.messages[0], d.messages
+    honest = _ended(Releasing(), own=own)
+    assert honest.found == {} and honest.own_scores == 1
 
 
 # --- a round's end whose step its own rule decided, its state not the stand-in's --------

@@ -90,6 +90,11 @@ class DearBlanks(ReferenceImplementation):
         shared = super().winners(self._own(ruleset), state)
         return shared if self.fixed else shared[:1]
 
+    def score(self, ruleset: JSON, state: JSON, winner: int | None) -> list[int]:
+        # under its own rules too: asked at each round's end against its own result
+        # (fuzz58b); under the rules sent, `other`, the reference raised StateError
+        return super().score(self._own(ruleset), state, winner)
+
 
 class LowBlocked(DearBlanks):
     """A scoring of its own (the reference under `penalty-blocked-winner`), lowest total

@@ -21,6 +21,10 @@ nothing of the answer is the rules', not even a refusal of it: pullman, whose ow
 procedure deals every tile, refused a pool the stand-in `set-aside` had shaped, and that
 refusal was charged DEAL-1.
 
+Under a marker rule of one's own, a step that reads it is judged but for the markers up
+before it, which come off as the engine's rule says (`markers_aside`, as conform judges
+such an entry without `marked`: conformance/marker_alone.py).
+
 Who wins a match that is over does not depend on when it ends: under a match length of
 one's own, whether the match is over is left to the engine, and winners it names must be
 the rules' winners of the totals (`match_end_alone`, as conform judges a fixture that
@@ -131,11 +135,39 @@ def out_alone(own: tuple[str, ...], want: JSON, got: Any) -> JSON | None:
     return worth_aside(rest, out, got) if rest else out
 
 
-def aside(own: tuple[str, ...], want: JSON, got: Any) -> JSON | None:
-    """The reference's state after a step with what the options of one's own it read
-    decide taken from the implementation's (worth_aside, out_alone); None where they
-    decide more."""
-    return worth_aside(own, want, got) or out_alone(own, want, got)
+MARKERS = "marker_removal"
+
+
+def markers_aside(own: tuple[str, ...], before: Any, want: JSON, got: Any) -> JSON | None:
+    """Where the options of one's own a step read are the marker rule (perhaps with what a
+    round's end is worth, ROUND_END): the reference's state after it with each marker that
+    was up `before` the step as the implementation's `got` leaves it (and its worth,
+    worth_aside), so that the rest of the step is judged, as conform judges it without
+    `marked` (marker_alone.py). The engine reads that rule only to take a marker off
+    (MARK-3..5, engine.py: at a play, and at a draw for the trace), so which markers up
+    come off is the rule's and nothing else; a marker put up (MARK-1) stays the rules'.
+    None where the step is not such a step or the trains do not line up."""
+    if MARKERS not in own or not isinstance(got, dict) or not isinstance(before, dict):
+        return None
+    rest = tuple(o for o in own if o != MARKERS)
+    if rest and worth_aside(rest, want, got) is None:
+        return None
+    trains, mine, was = want.get("trains"), got.get("trains"), before.get("trains")
+    if not (isinstance(trains, list) and isinstance(mine, list) and isinstance(was, list)
+            and len(trains) == len(mine) == len(was)
+            and all(isinstance(t, dict) for t in [*trains, *mine, *was])):
+        return None
+    out = {**want, "trains": [{**t, "marker": m.get("marker", False)} if b.get("marker")
+                              else t for t, m, b in zip(trains, mine, was, strict=True)]}
+    return worth_aside(rest, out, got) if rest else out
+
+
+def aside(own: tuple[str, ...], want: JSON, got: Any, before: Any = None) -> JSON | None:
+    """The reference's state after a step from `before` with what the options of one's
+    own it read decide taken from the implementation's (worth_aside, out_alone,
+    markers_aside); None where they decide more."""
+    return (worth_aside(own, want, got) or out_alone(own, want, got)
+            or markers_aside(own, before, want, got))
 
 
 def reference(ctx: Context) -> TracedReference | None:

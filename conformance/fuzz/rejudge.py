@@ -137,7 +137,8 @@ class Judge:
             read = (own_rules.step(ctx, st, taken, perform)[1] if taken is not None
                     else own_rules.own_reads(ctx, ref))
             found = self._score(ctx, probe.action, after,
-                                (*read, *own_rules.on_state(ctx, st, legal_actions)[1]))
+                                (*read, *own_rules.on_state(ctx, st, legal_actions)[1]),
+                                got_state)
             if found and all(d.own for d in found) and scoring.end_of(after) == ("blocked",
                                                                                   None):
                 # conform runs no entry of that step: the hands before it, asked alone
@@ -162,7 +163,7 @@ class Judge:
         # marked with what the table's legal set reads too: conform checks the step is
         # legal, so it runs no such table
         _, own_legal = own_rules.on_state(ctx, st, legal_actions)
-        aside = own_rules.aside(own, after, got)  # as play judges it
+        aside = own_rules.aside(own, after, got, got_state)  # as play judges it
         refused = isinstance(error, Refused) and not own_legal  # legal whatever they are
         found = read_own(compare_apply(ctx, st, probe.action, after if aside is None else aside,
                                        got, error, problems,
@@ -219,14 +220,31 @@ class Judge:
                                held_over=lambda: holds_match_over(self.impl, ctx.rj, ctx.rs,
                                                                   table))
 
-    def _score(self, ctx: Context, text: str, after: JSON, read: tuple[str, ...]
-               ) -> list[Disagreement] | None:
+    def _score(self, ctx: Context, text: str, after: JSON, read: tuple[str, ...],
+               before: JSON) -> list[Disagreement] | None:
         """The implementation's `score` of the reference's finished state `after`; None
-        when the step ends no round, or the scoring reads a rule of one's own; marked with
-        the rules of one's own the step and its legality `read` (scoring.marks)."""
+        when the step ends no round; marked with the rules of one's own the step and its
+        legality `read` (scoring.marks). Where the scoring reads a rule of one's own, the
+        implementation's `score` of its own end of the step from `before` against its own
+        result, as play asks it (steps._own_score); None where it ends the round otherwise."""
         ref = scoring.reference_scores(ctx, after)
-        if ref is None or ref[1] or not scoring.asks_scores(self.impl):
+        if ref is None or not scoring.asks_scores(self.impl):
             return None
+        if ref[1]:
+            try:
+                mine = self.impl.apply(ctx.rj, before, action_json(text, ctx.max_pip))
+            except Exception:
+                return None
+            if not scoring.own_end(after, mine):
+                return None
+            try:
+                answer, error = scoring.ask_own_score(self.impl, ctx, mine), None
+            except NotApplicable:
+                return None
+            except Exception as e:
+                answer, error = None, e
+            return read_own(scoring.compare_own_score(ctx, text, after, mine, answer, error),
+                            scoring.own_marks(read))
         try:
             got, error = scoring.ask_score(self.impl, ctx, after), None
         except NotApplicable:

@@ -46,6 +46,9 @@ class GameResult:
     own_differ: dict[str, int] = field(default_factory=dict)
     """`other` options, with the values played in their place -> the answers not judged
     that differ from those values' (a rule of one's own there, or bugs)"""
+    own_scores: int = 0
+    """`score` answers judged against the implementation's own result, under a scoring
+    (blank values, ...) of its own (steps._own_score)"""
     cut: str | None = None  # why the game ended before its round did
     stopped: bool = False  # the time limit ended the game
     broken: bool = False  # the implementation failed too often (Session.broken)

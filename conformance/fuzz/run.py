@@ -166,6 +166,7 @@ class FuzzReport:
     own_differ: dict[str, int] = field(default_factory=dict)
     """`other` options with the values played in their place -> the answers not judged
     that differ from those values' (GameResult.own_differ)"""
+    own_scores: int = 0  # `score` answers judged against its own result (GameResult's)
     cut: dict[str, int] = field(default_factory=dict)  # why -> games ended early
     setups: dict[str, str] = field(default_factory=dict)
     """`variant: N players` -> what the implementation did with a setup its table lacks
@@ -498,6 +499,7 @@ def _count_result(report: FuzzReport, groups: dict[tuple[str, str | None], Group
     _count_into(report.own_differ, result.own_differ)
     report.setups.update(result.setups)
     report.answered += result.answered
+    report.own_scores += result.own_scores
     if result.skipped:
         report.skipped += 1
     elif result.not_applicable is not None:

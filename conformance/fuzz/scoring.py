@@ -9,6 +9,11 @@ fuzz asks the implementation's `score` of the reference's final state (the winne
 went out, or none for a blocked round) and compares it with the reference's, judged only
 where the reference's scoring read no option played its own way (as other answers).
 
+Where the scoring does read a rule of one's own, whatever that rule counts, a round's
+scores are those of the table it ended on: the implementation's `score` of the round's end
+it returned must give its own result's scores, asked as conform asks it (own_score.py:
+coaling's `score` forgetting its own bare doubles passed conform and fuzz, session 58).
+
 An implementation without `score` is not asked (it is optional: adapter.Scoring).
 """
 
@@ -19,10 +24,12 @@ from typing import Any
 
 from mtrain.conformance.adapter import JSON, Implementation, Unsupported
 from mtrain.conformance.blocked_alone import OPTION
+from mtrain.conformance.divergence import ROUND_END
 from mtrain.conformance.fuzz import own_rules
 from mtrain.conformance.fuzz.judge import Disagreement, failure
 from mtrain.conformance.fuzz.judge_apply import compare_apply
 from mtrain.conformance.fuzz.rulesets import Context
+from mtrain.conformance.own_score import own_result, score_again
 from mtrain.conformance.process import NotApplicable
 from mtrain.conformance.score_charges import TILE_VALUES, values_only
 from mtrain.reference import codec
@@ -108,6 +115,59 @@ def marks(read: Sequence[str]) -> tuple[str, ...]:
     conform from running its one-step reproducer: all but the blocked round's, whose
     entry conform cuts to the scores alone (blocked_alone.py)."""
     return tuple(dict.fromkeys(o for o in read if o != OPTION))
+
+
+def own_marks(read: Sequence[str]) -> tuple[str, ...]:
+    """marks(read) less what a round's end is worth (ROUND_END): of a step that ends the
+    round, conform runs the entry without it (round_end_alone.py), and asks the
+    implementation's `score` against its own result there (own_score.py)."""
+    return tuple(o for o in marks(read) if o not in ROUND_END)
+
+
+def own_end(after: JSON, mine: Any) -> bool:
+    """Whether the implementation's state `mine` after a step ends the round as the
+    reference's `after` does (how, and who went out), with round scores of its own: its
+    `score` is then asked against them (compare_own_score)."""
+    return own_result(mine) and end_of(mine) is not None and end_of(mine) == end_of(after)
+
+
+def ask_own_score(impl: Implementation, ctx: Context, mine: JSON) -> tuple[Any, str | None]:
+    """The implementation's `score` of its own finished state `mine`, and what is wrong
+    with it (own_score.score_again), raised as ask_score raises."""
+    try:
+        return score_again(impl, ctx.rj, mine)
+    except NotApplicable:
+        raise
+    except Unsupported as e:
+        raise NotApplicable(str(e) or "score is not supported") from e
+
+
+OWN_SCORE = "score (against its own result)"
+"""The signature of a `score` answer off the implementation's own result (run.py counts
+it among a round's scores)."""
+
+
+def compare_own_score(ctx: Context, text: str, after: JSON, mine: JSON,
+                      answer: tuple[Any, str | None] | None,
+                      error: BaseException | None) -> list[Disagreement]:
+    """The `answer` of ask_own_score about the implementation's finished `mine` (after the
+    step `text`; the reference's `after` ends the round alike). The expectation is the
+    reference's result, which conform cuts to how the round ended and who went out under a
+    scoring of one's own (round_end_alone.py) and then asks `score` against the
+    implementation's own result (own_score.py); charged as conform charges it: the
+    implementation's own scores are what the answer must give."""
+    end = end_of(mine)
+    assert end is not None
+    expect = {"result": after["result"]}
+    want = mine["result"]["scores"]
+    got = answer[0] if answer is not None else None
+    charged = clauses(ctx, end[1] is None, want, got, end[1], unscored(ctx, mine, want))
+    if error is not None:
+        sig, message = failure("score", error)
+        return [Disagreement(sig, (message,), expect, (text,), charged)]
+    if answer is None or answer[1] is None:
+        return []
+    return [Disagreement(OWN_SCORE, (answer[1],), expect, (text,), charged)]
 
 
 def compare_score(ctx: Context, text: str, state: JSON, want: list[int], got: Any,

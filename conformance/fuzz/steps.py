@@ -237,7 +237,7 @@ def play_step(session: Session, ctx: Context, pos: Position, res: GameResult,
                 else own_rules.problems(ctx, got))
     # a round's end under a scoring of its own, or gone out on a double of its own: all
     # but what the end is worth and which doubles are listed open is judged (out_alone)
-    aside = None if same or unsupported else own_rules.aside(own, after, got)
+    aside = None if same or unsupported else own_rules.aside(own, after, got, pos.cur)
     refused = isinstance(error, Refused)
     # a refusal is judged where the legal set reads no rule of its own: the move is legal
     # whatever they are, however they decide what it leads to
@@ -276,7 +276,7 @@ def play_step(session: Session, ctx: Context, pos: Position, res: GameResult,
     if nxt.phase == OVER and not unsupported and not fatal(error):
         # what the round is worth, whatever its own rules say of its end (scoring.py)
         _score(session, ctx, res, pos.probe("score", text), after, round_no, step, n,
-               (*own, *own_legal))
+               (*own, *own_legal), mine=got if error is None else None)
         _heavy_score(session, res, pos, text, after, round_no, step, n)
     # where the next step starts (a refusal its legal answer foretold: as any refused step,
     # from the rules' state, or the game would end for a bug already found)
@@ -381,7 +381,7 @@ def _their_end(session: Session, ctx: Context, pos: Position, res: GameResult, p
     round_no, step = at
     n, final = pos.st.players, pos.cur
     _score(session, ctx, res, replace(probe, kind="score"), final, round_no, step, n,
-           own, refused)
+           own, refused, final)
     _winners(session, ctx, res, replace(probe, kind="winners"), pos.st, final, round_no,
              step, n, rng, (tuple(own), refused))
 
@@ -561,11 +561,13 @@ def _no_state(own: Sequence[str], problems: Sequence[Problem], refused: bool = F
 
 def _score(session: Session, ctx: Context, res: GameResult, probe: Probe, after: JSON,
            round_no: int, step: int, n: int, read: Sequence[str],
-           refused: str | None = None) -> None:
+           refused: str | None = None, mine: Any = None) -> None:
     """The implementation's `score` of the round the reference ended (`after`), judged
     where the reference's scoring reads no rule of one's own; marked with those the step
     and its legality `read` that keep conform from running its reproducer, and with
-    `refused`, why there is none, where the reference refuses the step (_their_end)."""
+    `refused`, why there is none, where the reference refuses the step (_their_end).
+    Where it reads one, the `score` of the implementation's own end `mine` (its state
+    after the step, None where it gave none) against its own result (_own_score)."""
     if not scoring.asks_scores(session.impl):
         return
     ref = scoring.reference_scores(ctx, after)
@@ -573,7 +575,8 @@ def _score(session: Session, ctx: Context, res: GameResult, probe: Probe, after:
         return
     want, own = ref
     if own:
-        res.not_judged(own)
+        _own_score(session, ctx, res, probe, after, mine, (round_no, step, n), own,
+                   (read, refused))
         return
     got, error = asked(res, lambda: scoring.ask_score(session.impl, ctx, after))
     if got is UNSUPPORTED:
@@ -583,6 +586,29 @@ def _score(session: Session, ctx: Context, res: GameResult, probe: Probe, after:
                      scoring.marks(read))
     res.record(_marked(found, None if refused is None else ((), refused)), probe, round_no,
                step, n)
+
+
+def _own_score(session: Session, ctx: Context, res: GameResult, probe: Probe, after: JSON,
+               mine: Any, at: tuple[int, int, int], own: Sequence[str],
+               marked: tuple[Sequence[str], str | None]) -> None:
+    """Under a scoring (blank values, ...) of its own, read by the reference's scoring
+    (`own`), the implementation's `score` of its own end `mine` of the round, judged
+    against its own result as conform judges it (own_score.py); not judged where it gave
+    no such end, or another than the reference's `after` (its own rules ended the round
+    otherwise: no entry conform runs asks it). `marked`: what the step and its legality
+    read, and why there is no reproducer (_score)."""
+    if not scoring.own_end(after, mine):
+        res.not_judged(own)
+        return
+    answer, error = asked(res, lambda: scoring.ask_own_score(session.impl, ctx, mine))
+    if answer is UNSUPPORTED:
+        return
+    res.own_scores += 1
+    assert probe.action is not None
+    read, refused = marked
+    found = read_own(scoring.compare_own_score(ctx, probe.action, after, mine, answer, error),
+                     scoring.own_marks(read))
+    res.record(_marked(found, None if refused is None else ((), refused)), probe, *at)
 
 
 def _heavy_score(session: Session, res: GameResult, pos: Position, text: str, after: JSON,

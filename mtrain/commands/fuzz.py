@@ -407,6 +407,10 @@ def print_report(report: FuzzReport, target: Target) -> None:
               f"{sum(report.own.values()):,} decided by rules of its own "
               "(options played `other`), not judged: "
               + ", ".join(f"{o}: {n:,}" for o, n in _top(report.own)))
+        if report.own_scores:  # what its own scoring decides, but for that: judged
+            print(f"    judged though its scoring is its own: "
+                  f"{_count(report.own_scores, '`score` answer')} at a round's end, each "
+                  "against its own result on the same table (whatever its rule counts)")
         for played, n in _top(report.own_differ):
             print(f"    {n:,} of them differ from {played}, played in its place: a rule of "
                   "its own there, or bugs (if the engine plays that value, fuzz with it in "
@@ -472,6 +476,7 @@ def report_json(report: FuzzReport, target: Target, seed: int) -> JSON:
             "not_applicable_reasons": report.not_applicable_why,
             "answered": report.answered, "judged": report.judged,
             "not_judged": report.own, "not_judged_differ": report.own_differ,
+            "own_scores_judged": report.own_scores,
             "ended_early": report.cut, "setups": report.setups,
             "match_rounds": report.match_rounds,
             "findings": [group(g) for g in report.groups],
