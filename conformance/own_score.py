@@ -33,9 +33,9 @@ def own_score_asked(exp: Expectation, state: JSON, ended_here: bool) -> bool:
     """Whether check_own_score asks: the entry expects the round's end but not its scores
     (its worth a rule of one's own: round_end_alone.py) nor a blocked round's, and the
     implementation's own step ended the round with scores."""
-    if not ended_here or exp.result is None or exp.blocked_scores is not None:
-        return False
-    if isinstance(exp.result, dict) and exp.result.get("scores") is not None:
+    if not ended_here or not isinstance(exp.result, dict) or exp.blocked_scores is not None:
+        return False  # (a round's end the entry does not expect is judged as that)
+    if exp.result.get("scores") is not None:
         return False  # check_score judges them
     return own_result(state)
 
