@@ -19,7 +19,8 @@ class Raises(ReferenceImplementation):
 
 def test_a_reproducer_whose_check_raises_says_so(tmp_path: Path) -> None:
     fixture = {
-        "id": "lead-raise-001", "description": "the engine laid on its own train", "clauses": ["TURN-1"],
+        "id": "lead-raise-001", "description": "the engine laid on its own train",
+        "clauses": ["TURN-1"],
         "source": ["computation"],
         "table": {"engine": 12, "seat": 0, "hands": {0: ["12-5", "3-4"], 1: ["6-6"],
                                                      2: ["1-2"]},
