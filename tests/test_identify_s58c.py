@@ -5,6 +5,12 @@ evidence about its round: bogey (tests/examples/tcl/bogey.tcl: 6 to 12 seats, a 
 its own) refused refused-002's five seats, as its table says, and was read as a likely
 bug, `other` on its match length having been made to stand for the single round (which
 lacks the fixture's round 8), as for a round the engine refuses.
+
+A rule the engine declares its own that explains the fixtures as well as a known value is
+kept (conclude.declared_kept): coaling (tests/examples/coaling_engine.py) declares
+`scoring: other`, and was written penalty, "the fixtures lean away from the declared
+rules", where both cost the same and the solver's lean (a fixture explained by known
+values, one tie-break each) outweighed the engine's word (one tie-break).
 """
 
 from __future__ import annotations
@@ -13,9 +19,10 @@ import z3
 
 from mtrain.conformance.fixture import FIXTURE_ROOT, load_corpus
 from mtrain.conformance.identify.cells import Piece
+from mtrain.conformance.identify.conclude import declared_kept
 from mtrain.conformance.identify.found import Observation
 from mtrain.conformance.identify.observe import stand_ins, tables_had
-from mtrain.conformance.identify.solve import Model, constraint
+from mtrain.conformance.identify.solve import NO_OTHER, Model, Solver, constraint
 from mtrain.spec.catalog import catalog
 from mtrain.spec.ruleset import OTHER
 from mtrain.spec.scope import Space
@@ -85,3 +92,51 @@ def test_a_table_refused_as_a_round_the_rules_lack_still_stands_for_those_lackin
         return frozenset({"full"})
     _, only, lacking = stand_ins(obs, ["match_length"], REFUSED_002, having, SPACE)
     assert only == lacking == {"match_length": frozenset({"single-round"})}
+
+
+SCORING = ("penalty", "positive", "penalty-blocked-winner")
+FIRST = {o: vs[0] for o, vs in SPACE.options.items()}
+
+
+def scored_tables(n: int) -> list[tuple[list[Piece], tuple[str, ...]]]:
+    """`n` scoring tables (entry i holds under SCORING[i] alone) the engine answers as
+    penalty does: what a scoring of its own that differs only on other tables gives."""
+    pieces = [Piece({"scoring": frozenset([v])},
+                    tuple("pass" if i == k else "fail" for i in range(len(SCORING))),
+                    ("scoring",)) for k, v in enumerate(SCORING)]
+    return [(pieces, ("pass", "fail", "fail")) for _ in range(n)]
+
+
+def solved(base: dict[str, str]) -> tuple[Solver, Model]:
+    model = Model.of(SPACE)
+    escapable = [o for o in SPACE.options if o not in NO_OTHER]
+    declared = frozenset(o for o, v in base.items() if v == OTHER)
+    soft = [(constraint(model, pieces, outcomes, escapable, declared), f"score-{k}")
+            for k, (pieces, outcomes) in enumerate(scored_tables(3))]
+    # one tie-break of the solver's lean (solve.Model.lean: a table failed throughout,
+    # explained by known values inside penalty's region or by `other` on another option
+    # it is about) held by penalty and not by `other`, as coaling's answers had it (two
+    # of three held by penalty, one by `other`): it cancels the engine's word, and the
+    # last tie-breaks take the earliest known value
+    model.lean.append(model.inside({"scoring": frozenset({"penalty"})}))
+    return Solver(model, soft, {}, {}, base), model
+
+
+def test_a_declared_rule_of_its_own_the_fixtures_do_not_contradict_is_kept() -> None:
+    base = {**FIRST, "scoring": OTHER}
+    solver, model = solved(base)
+    best = solver.solve()
+    assert best is not None
+    # the lean and the word even, the tie-breaks write penalty
+    assert best.values["scoring"] == "penalty" and best.violated == []
+    kept = declared_kept(solver, model, base, {}, best)
+    assert kept.values == {**best.values, "scoring": OTHER}
+    assert kept.cost == best.cost and kept.violated == []
+
+
+def test_a_known_value_the_engine_declares_is_not_made_other() -> None:
+    base = {**FIRST, "scoring": "penalty"}
+    solver, model = solved(base)
+    best = solver.solve()
+    assert best is not None and best.values["scoring"] == "penalty"
+    assert declared_kept(solver, model, base, {}, best) == best
