@@ -40,6 +40,7 @@ def _conclude(model: Model, soft: list[tuple[Any, str]], fixed: Mapping[str, str
     if best is None:
         raise InputError("no rule set is consistent with the option space and what the deals "
                          "measured (a bug in the catalogue's constraints)")
+    best = declared_kept(solver, model, base, fixed, best)
     problems = list(deals.problems)
     played = frozenset(obs.fixture.id for obs in observations if _from_play(obs.fixture))
     seat_bugs, seat_note = _seat_bugs(model, [(c, fid) for c, fid in soft if fid not in played],
@@ -91,6 +92,27 @@ def _conclude(model: Model, soft: list[tuple[Any, str]], fixed: Mapping[str, str
         if f.option == "starting_seat" and seat_note is not None:
             f.evidence.append(seat_note)
     return best, findings, problems
+
+
+def declared_kept(solver: Solver, model: Model, base: Mapping[str, str],
+                  fixed: Mapping[str, str], best: Solution) -> Solution:
+    """`best` with each option the engine declares its own (`other` in `base`) played
+    `other` wherever that explains the fixtures as well, the rest of the answer as it is:
+    the engine's word is one tie-break (solve.BASE), and the solver's lean (a fixture
+    explained by known values rather than by `other`, BASE each) outweighed it wherever
+    another rule of its own explained the same fixtures. coaling declares its scoring its
+    own (a double its train ends in charged to the owner); its `doubles: other` explained
+    those round ends as well, `scoring: other` cost exactly what penalty did at each of
+    its three answers, and the lean wrote penalty: "the fixtures lean away from the
+    declared rules", which no fixture did."""
+    for o in model.options:
+        if base.get(o) != OTHER or o in fixed or best.values[o] == OTHER:
+            continue
+        same = solver.solve([model.eq(o, OTHER), *(model.eq(k, v) for k, v in
+                                                  best.values.items() if k != o)])
+        if same is not None and same.cost <= best.cost:
+            best = same
+    return best
 
 
 def _broken(observed: Mapping[str, Observation], own: frozenset[str], cat: Catalog,

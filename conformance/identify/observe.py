@@ -77,6 +77,23 @@ def _escapable(fx: Fixture, escapable: Sequence[str], pieces: Sequence[Piece],
     return list(escapable), only
 
 
+def stand_ins(obs: Observation, escapable: Sequence[str], pieces: Sequence[Piece],
+              having: Callable[[Fixture, str], frozenset[str]], space: Space
+              ) -> tuple[list[str], dict[str, frozenset[str]], dict[str, frozenset[str]]]:
+    """_escapable for an observation, and the options that hold only at the values lacking
+    its table (solve.constraint's `lacking`): a setup refused as a table the engine's rules
+    lack (`obs.lacks`) stands for the values that lack it, and is evidence against those
+    that have it; one refused only for a player count its table does not deal (_unseated)
+    says nothing of the round, and is read as a table it has. bogey (6 to 12 seats, a
+    match of its own) refused refused-002's 5 seats (DEAL-7), and `other` on its match
+    length, made to stand for the single round that lacks round 8, contradicted the entry
+    expecting that very refusal: a likely bug read off a table it deals to nobody."""
+    free, only = _escapable(obs.fixture, escapable, pieces, obs.lacks, having, space)
+    lacking = {o: vs for o, vs in only.items()
+               if obs.lacks and vs and vs != frozenset(space.options[o])}
+    return free, only, lacking
+
+
 def tables_had(sent: Ruleset, space: Space) -> Callable[[Fixture, str], frozenset[str]]:
     """having(fx, option): the values of `option` (one of SETUP_ONLY) under which the
     reference engine has `fx`'s table, `sent`'s rules the rest: those under which it does

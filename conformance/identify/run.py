@@ -48,7 +48,7 @@ from mtrain.conformance.identify.measured import (
 from mtrain.conformance.identify.observe import SETUP_ONLY as SETUP_ONLY
 from mtrain.conformance.identify.observe import _escapable as _escapable
 from mtrain.conformance.identify.observe import observe as observe
-from mtrain.conformance.identify.observe import tables_had
+from mtrain.conformance.identify.observe import stand_ins, tables_had
 from mtrain.conformance.identify.pins import _values_with_bugs
 from mtrain.conformance.identify.solve import NO_OTHER, Model, Solution, constraint, moment_options
 from mtrain.conformance.identify.tables import asked_alike, once_each, per_table
@@ -171,12 +171,9 @@ def _identify(impl: Implementation, fixtures: Sequence[Fixture] | None,
         shown = solve.played((parts[o.fixture.id], o.outcomes) for o in observations)
         for o in seen:
             pieces = parts[o.fixture.id]
-            free, only = _escapable(o.fixture, escapable, pieces, o.refused, having, space)
+            free, only, lacking = stand_ins(o, escapable, pieces, having, space)
             o.stands = only
             free = shared.escaping(o, cat, free, only, word)
-            # a deal refused where some values have the table: against those values
-            lacking = {opt: vs for opt, vs in only.items()
-                       if o.lacks and vs and vs != frozenset(space.options[opt])}
             c = constraint(model, pieces, o.outcomes, free, own_rules, only, lacking,
                            moment_options(o.fixture.clauses, cat), unbracketed, shown)
             if c is not None:
