@@ -87,6 +87,10 @@ class MemoReference(ReferenceImplementation):
     def __init__(self) -> None:
         super().__init__()
         self._memo: tuple[object, JSON, engine.State] | None = None
+        self._written: dict[int, tuple[Rules, JSON, engine.State]] = {}
+        """The states of the last answers (Repeats.SIZE), by the identity of the JSON value
+        the server wrote (kept here, so that no other value takes its id): Repeats hands
+        that value back when a request carries its text."""
         self._states = DecodedStates(MEMO_STATES, lazy=True)
         self.given: tuple[object, bytes] | None = None
         """(the state a request carries, the request's line), set by the Server: the
@@ -98,6 +102,10 @@ class MemoReference(ReferenceImplementation):
         if memo is not None and memo[0] is rules and (state is memo[1]
                                                       or identical(state, memo[1])):
             return memo[2]  # never changed: apply copies, the rest only reads
+        written = self._written.get(id(state))
+        if written is not None and written[0] is rules and written[1] is state:
+            self._memo = written
+            return written[2]
         given = self.given
         key = state_text(given[1]) if given is not None and given[0] is state else None
         st, _ = self._read(rules, state, key or fingerprint(state))
@@ -120,8 +128,17 @@ class MemoReference(ReferenceImplementation):
                 raise
             raise Refused(str(e), e.clause) from None  # no such train or tile (TRAIN-1, SET-1)
         answer = codec.state_to_json(new)
-        self._memo = (st.rules, answer, new)  # the engine's own state needs no check
+        self.wrote(st.rules, answer, new)
         return answer
+
+    def wrote(self, rules: Rules, answer: JSON, st: engine.State) -> None:
+        """Remember `st`, the engine's own state (it needs no check), as written in
+        `answer`."""
+        self._memo = memo = (rules, answer, st)
+        written = self._written
+        written[id(answer)] = memo
+        if len(written) > Repeats.SIZE:
+            del written[next(iter(written))]
 
 
 _STATE_FIELDS = frozenset({
@@ -202,55 +219,99 @@ class FixedRules(MemoReference):
 
 
 class Repeats:
-    """The JSON text of the last rule set and the last state the server read or wrote,
-    with their decoded values: a harness sends the same rule set with every request and
-    the same state with several, so a field written exactly as before is not decoded
-    again (and MemoReference then knows the state by identity, with no comparison).
+    """The JSON texts of the last rule set the server read and of the last SIZE states
+    it wrote, with their decoded values: a harness sends the same rule set with every
+    request and asks about a state it was answered with, so a field written exactly as
+    before is not decoded again (and MemoReference then knows the state by identity, with
+    no comparison). Several states, not one: a harness that writes the next tasks' first
+    requests ahead asks about the state of one task's step behind the others' requests.
 
     Only a line in which the one `"ruleset":` (or `"state":`) key is followed by exactly
-    the remembered text is read this way: the line is decoded with that text replaced by
+    a remembered text is read this way: the line is decoded with that text replaced by
     0, and the field must come back as a top-level 0; otherwise the line is decoded whole.
+    A remembered text is a whole JSON object, and no proper beginning of one is whole, so
+    the value that follows the key is that text and no other. A state's text is looked up
+    where it ends as the protocol client writes it: before the one field after it (an
+    action, a winner) or before the line's closing brace.
     """
 
-    KEYS = (b'"ruleset":', b'"state":')
+    RULESET, STATE = b'"ruleset":', b'"state":'
+    SIZE = 64
+    """States remembered: with conform's lookahead (32 tasks' first requests written at
+    once), a step asks about a state up to 92 answers back; over pagat's run 64 know 1,505
+    of the 1,507 a memory without bound would, 32 know 1,475 (docs/performance.md)."""
 
     def __init__(self) -> None:
-        self.texts: dict[bytes, tuple[bytes, Any]] = {}
+        self.ruleset: tuple[bytes, Any] | None = None  # (its key and text, its value)
+        self.states: dict[bytes, Any] = {}  # text: value, the oldest written first
 
-    def remember(self, key: bytes, text: bytes, value: Any) -> None:
-        self.texts[key] = (key + text, value)
+    def remember_state(self, text: bytes, value: Any) -> None:
+        states = self.states
+        states.pop(text, None)  # (written again: the newest)
+        states[text] = value
+        if len(states) > self.SIZE:
+            del states[next(iter(states))]
 
     def decode(self, line: bytes) -> JSON:
         short, found = line, []
-        for key in self.KEYS:
-            memo = self.texts.get(key)
-            if memo is None:
-                continue
+        memo = self.ruleset
+        if memo is not None:
             at = short.find(memo[0])
-            # the key's one occurrence: none before this one, none in or after its value
-            if at < 0 or short.rfind(key, 0, at) >= 0 or short.find(key, at + 1) >= 0:
-                continue
-            short = short[:at] + key + b"0" + short[at + len(memo[0]):]
-            found.append((key[1:-2].decode(), memo[1]))
+            if at >= 0 and _one_key(short, self.RULESET, at):
+                short = short[:at] + self.RULESET + b"0" + short[at + len(memo[0]):]
+                found.append(("ruleset", memo[1]))
+        state = self._state(short)
+        if state is not None:
+            at, text, value = state
+            start = at + len(self.STATE)
+            short = short[:start] + b"0" + short[start + len(text):]
+            found.append(("state", value))
         if not found:
             return self.learn(line, decode(line))
-        message = decode(short)
+        try:
+            message = decode(short)
+        except ProtocolError:  # what follows the text is no JSON: named in the line's terms
+            return self.learn(line, decode(line))
         for name, value in found:
             if type(message.get(name)) is not int or message[name] != 0:
                 return self.learn(line, decode(line))  # not the request's own key
             message[name] = value
         return message if len(found) == 2 else self.learn(line, message)
 
+    def _state(self, line: bytes) -> tuple[int, bytes, Any] | None:
+        """(where the one `"state":` key is, the remembered text after it, its value)."""
+        states = self.states
+        if not states:
+            return None
+        at = line.find(self.STATE)
+        if at < 0 or not _one_key(line, self.STATE, at):
+            return None
+        start = at + len(self.STATE)
+        field = line.rfind(b'},"', start)  # an action or a winner after it
+        if field >= 0:
+            text = line[start:field + 1]
+            value = states.get(text)
+            if value is not None:
+                return at, text, value
+        text = line.rstrip(b" \t\r\n")[start:-1]  # the last field
+        value = states.get(text)
+        return None if value is None else (at, text, value)
+
     def learn(self, line: bytes, message: JSON) -> JSON:
         """Remember a rule set as the request wrote it, when it can be cut out exactly:
         the line written as the protocol client writes it."""
         ruleset = message.get("ruleset")
-        if isinstance(ruleset, dict) and self.texts.get(self.KEYS[0], (b"", None))[1] \
-                is not ruleset:
-            text = encode(ruleset)[:-1]
-            if line.count(self.KEYS[0] + text) == 1:
-                self.remember(self.KEYS[0], text, ruleset)
+        if isinstance(ruleset, dict) and (self.ruleset is None
+                                          or self.ruleset[1] is not ruleset):
+            text = self.RULESET + encode(ruleset)[:-1]
+            if line.count(text) == 1:
+                self.ruleset = (text, ruleset)
         return message
+
+
+def _one_key(line: bytes, key: bytes, at: int) -> bool:
+    """Whether `key`, found at `at`, is the only one in the line."""
+    return line.rfind(key, 0, at) < 0 and line.find(key, at + 1) < 0
 
 
 _QUESTION = re.compile(rb'\{"id":(0|[1-9][0-9]{0,14}),"type":"(legal|apply)","ruleset":')
@@ -435,7 +496,7 @@ class Server:
             else:
                 answer = codec.state_to_json(new)
                 new.rules = st.rules
-                impl._memo = (st.rules, answer, new)  # the engine's own state: no check
+                impl.wrote(st.rules, answer, new)
                 payload = {"state": answer}
         if reading is not None:
             (field, value), = payload.items()
@@ -499,7 +560,7 @@ class Server:
         if not isinstance(state, dict) or len(answer) != 3 or answer.get("ok") is not True:
             return encode(answer)
         text = encode(state)[:-1]
-        self.repeats.remember(Repeats.KEYS[1], text, state)
+        self.repeats.remember_state(text, state)
         return b'{"id":%d,"ok":true,"state":%s}\n' % (answer["id"], text)
 
 
