@@ -1964,7 +1964,8 @@ BOGEY = Engine(
     # procedure and start measured, both `other` found (tie_rule margin 1, match_length
     # 5), five options undetermined (first_turn: its chain tables answered `unsupported`),
     # refused-002 named a likely bug though its table (5 seats) is one the measured table
-    # lacks and the engine refuses it (DEAL-7); on, 248 CPU s cold, the same but doubles
+    # lacks and the engine refuses it (DEAL-7): since ident58c no likely bug, doubles
+    # undetermined, match_length margin 0; on, 248 CPU s cold, the same but doubles
     # undetermined, no planted bug named
     shows={"sixteen-rounds": "",  # behind its own match length: found by neither
            "mexican-at-n": r"^`play \S+ on \d+` (refused by \S+, expected|was accepted; the "
@@ -2002,7 +2003,8 @@ COALING = Engine(
     # identify, measured by hand (load 10 to 13): 246 CPU s with its bugs off (the corpus
     # explored), 233 on; nothing sure and wrong, the set and table measured, doubles
     # `other`; scoring `penalty` likely (margin 3) both ways, its bare doubles read as
-    # bugs (5 play-end situations); bugs on, engine_procedure "contradicted (or other)"
+    # bugs (5 play-end situations), since ident58c (its declared rule kept where no fixture
+    # leans away) `other`, margin 1; bugs on, engine_procedure "contradicted (or other)"
     shows={"round-robin": r"departs from the reference's replay after the deal: hand \d+: ",
            "closed-cover": r"^legal actions not allowed by the rules: (draw|pass)\n"
                            r"legal actions missing: play ",
