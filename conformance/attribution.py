@@ -60,6 +60,7 @@ import re
 from collections.abc import Callable, Collection, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
+from mtrain.conformance.divergence import OWN_END
 from mtrain.conformance.field_clauses import (
     CITED,
     DEAL_FIELD,
@@ -159,8 +160,11 @@ class Referee:
     allows or refuses an action in the state it reaches."""
 
     def __init__(self, fx: Fixture, rs: Ruleset,
-                 replay: Callable[[], list[dict[str, Any]]] | None = None) -> None:
+                 replay: Callable[[], list[dict[str, Any]]] | None = None,
+                 own: Collection[str] = ()) -> None:
         self.fx, self.rs = fx, rs
+        self.own = frozenset(own)
+        """The options `rs` stands in for, played the implementation's own way."""
         self._rules: Rules | None = None
         self._replay = replay
         self._states: list[dict[str, Any]] | None = None
@@ -401,10 +405,11 @@ class Referee:
         after = states[step] if len(states) > step else None
         over = isinstance(after, dict) and after.get("phase") == "over"
         if (isinstance(mine, dict) and mine.get("phase") == "over" and not over
-                and isinstance(after, dict) and key not in ("scores", "outs", "result")):
+                and isinstance(after, dict) and key not in ("scores", "outs", "result")
+                and OWN_END not in self.own):
             # the implementation ended the round where the reference goes on: whichever
             # field shows it first (the drawn tile cleared, the seat kept), the round's end
-            # is what went astray
+            # is what went astray (unless ending it there is its own rule's: divergence)
             key, got = "phase", "over"
         if over and key == "scores":
             prior = states[step - 1] if step >= 1 and len(states) >= step else {}

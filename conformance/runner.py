@@ -140,7 +140,7 @@ def _charged_one(fx: Fixture, rs: Ruleset, exp: Expectation, impl: Implementatio
         return out
     except AnswerError as e:  # an impossible answer: charged to what it breaks
         out = Outcome(fx, rs.name, e.status, list(e.messages))
-        referee = Referee(fx, rs, lambda: _reference_states(fx, rs))
+        referee = Referee(fx, rs, lambda: _reference_states(fx, rs), own)
         # the answer to step len(trace) (the trace holds the states before it), or to a
         # question about the last state
         step = min(len(trace), len(fx.steps))
@@ -153,7 +153,7 @@ def _run_one(fx: Fixture, rs: Ruleset, exp: Expectation, impl: Implementation,
              rj: JSON | None, require_clauses: bool, trace: list[JSON],
              own: Sequence[str] = ()) -> Outcome:
     played = play(fx, rs, impl, rj, trace)
-    referee = Referee(fx, rs, lambda: _reference_states(fx, rs))
+    referee = Referee(fx, rs, lambda: _reference_states(fx, rs), own)
     if isinstance(played, Outcome) and played.refusal is not None:
         nulls: list[str] = []
         problems = setup_problems(exp, played.refusal, require_clauses, nulls)
