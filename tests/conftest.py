@@ -56,6 +56,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import pytest
+from procwatch import pids  # noqa: F401  (a fixture, offered to every test)
 
 from mtrain.spec.cache import CACHE_ENV
 

@@ -1,11 +1,39 @@
 """Which of the processes a test recorded are still running (tests/test_process_groups.py,
-tests/test_inprocess.py), and whether they have reached the request they hang at."""
+tests/test_inprocess.py, tests/test_robust_s57b.py, tests/test_robust_s58.py), whether they
+have started or reached the request they hang at, and the `pids` fixture that ends whatever
+a failing test left behind (conftest.py offers it to every test)."""
 
 from __future__ import annotations
 
 import os
+import signal
 import time
+from collections.abc import Iterator
 from pathlib import Path
+
+import pytest
+
+BOUND = 120.0
+"""Seconds a test waits for what it waits for: a bound on a hang, far above the need."""
+
+
+@pytest.fixture
+def pids(tmp_path: Path) -> Iterator[Path]:
+    """A file the test's processes record their pids in; those still running at the end
+    are ours to end."""
+    path = tmp_path / "pids"
+    yield path
+    for pid in recorded(path):
+        if alive(pid):
+            os.kill(pid, signal.SIGKILL)
+
+
+def started(pids: Path, count: int) -> None:
+    """Until `count` processes have recorded themselves in `pids` (bounded by BOUND)."""
+    deadline = time.monotonic() + BOUND
+    while len(recorded(pids)) < count and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert len(recorded(pids)) == count, "the processes did not start"
 
 
 def recorded(pids: Path) -> list[int]:

@@ -12,12 +12,11 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from procwatch import alive, hung, recorded, survivors
+from procwatch import hung, recorded, survivors
 
 from mtrain.cli import main
 from mtrain.conformance.process import HarnessError, ProcessImplementation
@@ -32,15 +31,6 @@ pytestmark = pytest.mark.skipif(os.name != "posix", reason="process groups are P
 
 def fork_child(mode: str, k: int, pids: Path) -> str:
     return shlex.join([sys.executable, str(BROKEN / "fork_child.py"), mode, str(k), str(pids)])
-
-
-@pytest.fixture
-def pids(tmp_path: Path) -> Iterator[Path]:
-    path = tmp_path / "pids"
-    yield path
-    for pid in recorded(path):  # whatever a failing test left behind: ours to end
-        if alive(pid):
-            os.kill(pid, signal.SIGKILL)
 
 
 def conform(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, dict[str, Any]]:

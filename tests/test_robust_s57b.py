@@ -13,11 +13,10 @@ import sys
 import textwrap
 import threading
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from procwatch import alive, hung, recorded, survivors
+from procwatch import BOUND, alive, hung, recorded, started, survivors
 
 from mtrain.conformance import watchdog
 from mtrain.spec import cache
@@ -26,26 +25,8 @@ HERE = Path(__file__).resolve().parent
 BROKEN = HERE / "broken_impls"
 FIXTURES = HERE / "data" / "fixtures"
 MTRAIN = str(Path(sys.executable).with_name("mtrain"))
-BOUND = 120.0
-"""Seconds a test waits for what it waits for: a bound on a hang, far above the need."""
 
 posix = pytest.mark.skipif(os.name != "posix", reason="process groups are POSIX")
-
-
-@pytest.fixture
-def pids(tmp_path: Path) -> Iterator[Path]:
-    path = tmp_path / "pids"
-    yield path
-    for pid in recorded(path):  # whatever a failing test left behind: ours to end
-        if alive(pid):
-            os.kill(pid, signal.SIGKILL)
-
-
-def _wait_for(pids: Path, count: int) -> None:
-    deadline = time.monotonic() + BOUND
-    while len(recorded(pids)) < count and time.monotonic() < deadline:
-        time.sleep(0.05)
-    assert len(recorded(pids)) == count, "the processes did not start"
 
 
 def _sleeper() -> list[str]:
@@ -77,7 +58,7 @@ def test_an_engine_started_by_a_thread_outlives_the_thread_not_the_harness(
         pids: Path) -> None:
     harness = subprocess.Popen([sys.executable, "-c", HARNESS, str(pids), *_sleeper()])
     try:
-        _wait_for(pids, 1)
+        started(pids, 1)
         [engine] = recorded(pids)
         # the thread that started it has ended: the engine is still the harness's to use
         # (PR_SET_PDEATHSIG, tied to that thread, would have killed it by now)
@@ -99,7 +80,7 @@ def test_conform_with_jobs_killed_outright_leaves_no_process(pids: Path) -> None
             "--impl", impl]
     harness = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
-        _wait_for(pids, 4)
+        started(pids, 4)
         hung(pids, 2)
         harness.kill()  # no handler runs, no exit handler: only the watchdog is left
         harness.wait(BOUND)
@@ -120,7 +101,7 @@ def test_fuzz_with_jobs_killed_outright_leaves_no_worker_nor_engine(
             "--variant", "puremco-d9", "--out", str(tmp_path / "out"), "--impl", impl]
     harness = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
-        _wait_for(pids, 6)
+        started(pids, 6)
         hung(pids, 2)
         # its workers and its watchdog
         own = [int(p) for p in os.listdir("/proc") if p.isdigit() and _parent(p) == harness.pid

@@ -6,7 +6,6 @@ fixture short when the disk filled while it wrote."""
 from __future__ import annotations
 
 import contextlib
-import os
 import resource
 import shlex
 import signal
@@ -14,39 +13,20 @@ import stat
 import subprocess
 import sys
 import textwrap
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from procwatch import alive, recorded, survivors
+from procwatch import BOUND, started, survivors
 
 from mtrain.cli import main
 from mtrain.conformance.outputs import check_output
 from mtrain.spec.errors import InputError
 
 BROKEN = Path(__file__).resolve().parent / "broken_impls"
-BOUND = 120.0
-"""Seconds a test waits for what it waits for: a bound on a hang, far above the need."""
 
 posix = pytest.mark.skipif(not Path("/proc/self/environ").exists(),
                            reason="process groups and /proc are Linux's")
-
-
-@pytest.fixture
-def pids(tmp_path: Path) -> Iterator[Path]:
-    path = tmp_path / "pids"
-    yield path
-    for pid in recorded(path):  # whatever a failing test left behind: ours to end
-        if alive(pid):
-            os.kill(pid, signal.SIGKILL)
-
-
-def _wait_for(pids: Path, count: int) -> None:
-    deadline = time.monotonic() + BOUND
-    while len(recorded(pids)) < count and time.monotonic() < deadline:
-        time.sleep(0.05)
-    assert len(recorded(pids)) == count, "the processes did not start"
 
 
 # --- 1. what an engine started out of its group, after the harness is killed ------------
@@ -89,7 +69,7 @@ def test_what_an_engine_started_out_of_its_group_dies_with_a_harness_killed_outr
     engine = [sys.executable, "-c", ESCAPER, str(pids), how, orphan]
     harness = subprocess.Popen([sys.executable, "-c", HARNESS, *engine])
     try:
-        _wait_for(pids, 2)
+        started(pids, 2)
         harness.kill()  # no handler runs, no exit handler: only the watchdog is left
         harness.wait(BOUND)
         assert survivors(pids) == []
