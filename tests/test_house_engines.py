@@ -2025,6 +2025,43 @@ COALING = Engine(
     charged={"round-robin": "DEAL-1", "closed-cover": "TRAIN-6", "sixteen-rounds": "MATCH-1"},
     games=2,
 )
+GANDY = Engine(
+    "gandy",
+    # in Python, written as a stateful app (it keeps its table between requests and reads
+    # a request's state afresh only where it differs), from docs/protocol.md and the
+    # clause texts alone (session 59, tests/test_house59.py): a double-11 box, run on
+    # double-12 (`--box 12`: the suite has no double-11 set), for 2 to 6 players with a
+    # table of its own, and two house rules of the doubles that work together: the tile
+    # after a double covers it or goes on one's own train (`follow_up: other`), and once
+    # the boneyard is empty a double nobody holds a tile for binds nobody
+    # (`uncoverable_double: other`). Bugs off: 1,467 pass, 122 not applicable (41
+    # follow_up, 34 uncoverable_double, 13 both, 15 steps its own follow-up refuses, 10
+    # chain and 7 engine tables it never reaches, 2 deals its table sizes otherwise),
+    # about 4 CPU s; fuzz (12 games, seed 1) nothing. Bugs on: bug 1 (a cover on one's own
+    # train keeps the marker) MARK-3, 5; bug 2 (after a draw any tile) TURN-3, 4, which
+    # fuzz cannot meet (a drawn tile is the only new one, unless the draw empties the
+    # boneyard and so kills a double); bug 3 (passes not set back by a tile) END-3, 4.
+    # Fuzz finds bug 1 in the first game, bug 3 in the thirteenth (seed 1)
+    shows={"cover-keeps-marker": r"after step \d+ `play [^`]+`: marked: expected "
+                                 r"\[[\d, ]*\], got ",
+           "any-tile-after-draw": r"expected TURN-3$|^legal actions not allowed by the "
+                                  r"rules: play .*\nlegal actions missing: pass$",
+           "passes-kept": r"passes: expected \d+, got \d+"},
+    fuzz={"cover-keeps-marker": r"^after play: marked$"},
+    found=(),
+    least=1400,
+    truth={"tile_set": "double-12", "hand_sizes": "custom", "engine_procedure": "set-aside",
+           "starting_seat": "rotate", "first_turn": "single", "mexican_first_turn": "anyone",
+           "own_train_first": "not-required", "doubles": "open", "follow_up": "other",
+           "double_order": "oldest-first", "uncoverable_double": "other",
+           "marker_removal": "owner-plays-own", "draw_rule": "draw-one",
+           "blocked_round": "full-round-of-passes", "scoring": "penalty",
+           "blank_values": "face", "tie_rule": "shared"},
+    charged={"cover-keeps-marker": "MARK-3", "any-tile-after-draw": "TURN-3",
+             "passes-kept": "END-3"},
+    games=1,
+    args=("--box", "12"),
+)
 ENGINES = [CANTINA, SIXES, RAILYARD, SHED, NINEPINS, CABOOSE, JUNCTION, ROUNDHOUSE, HUMP,
            TANDEM, SWITCHBACK, TURNTABLE, SIGNALBOX, SIDING, SEMAPHORE, INTERLOCK, TENWHEELER,
            COUPLING, PULLMAN, FLAGSTOP, TENDER, VIADUCT, BALLAST, TRESTLE, LAYOVER, MARSHAL,
@@ -2064,7 +2101,7 @@ ENGINES = [CANTINA, SIXES, RAILYARD, SHED, NINEPINS, CABOOSE, JUNCTION, ROUNDHOU
                GXX is None, reason="g++ is not installed: wye is a C++ engine")),
            pytest.param(BOGEY, id=BOGEY.name, marks=pytest.mark.skipif(
                TCLSH is None, reason="tclsh is not installed: bogey is a Tcl engine")),
-           COALING]
+           COALING, GANDY]
 
 
 def conform(target: list[str], rules: str, tmp_path: Path) -> dict[str, Any]:
@@ -2304,7 +2341,7 @@ IDENTIFIED = [e for e in ENGINES if isinstance(e, Engine)  # tortoise, gondola, 
               and e not in (HUMP, TANDEM, TURNTABLE, SIGNALBOX, SEMAPHORE, INTERLOCK,
                              TENWHEELER, COUPLING, PULLMAN, FLAGSTOP, TENDER, BALLAST,
                              TRESTLE, LAYOVER, MARSHAL, SLEEPER, TRAMWAY, DISPATCHER,
-                             TIPPER, COALING)]
+                             TIPPER, COALING, GANDY)]
 
 
 @pytest.mark.slow

@@ -64,6 +64,10 @@ class BadRequest(Exception):
     pass
 
 
+class Unsupported(Exception):
+    """A table these rules never reach (a first-turn chain, a search for the engine)."""
+
+
 class SetupRefused(Exception):
     def __init__(self, message: str, clause: str | None) -> None:
         super().__init__(message)
@@ -127,7 +131,7 @@ class Game:
         if self.players not in SIZES or len(self.trains) != self.players:
             raise SetupRefused(f"gandy seats 2 to 6 players, not {self.players}", "DEAL-7")
         if self.phase in ("engine", "chain"):
-            raise BadRequest(f"gandy never reaches the {self.phase!r} phase")
+            raise Unsupported(f"gandy never reaches the {self.phase!r} phase")
         if self.phase not in ("start", "follow", "over") or not 0 <= self.seat < self.players:
             raise BadRequest("state does not read: phase or seat")
 
@@ -477,6 +481,8 @@ def main(argv: list[str]) -> int:
             answer = server.handle(req)
         except BadRequest as exc:
             answer = {"ok": False, "error": {"kind": "bad-request", "message": str(exc)}}
+        except Unsupported as exc:
+            answer = {"ok": False, "error": {"kind": "unsupported", "message": str(exc)}}
         except SetupRefused as exc:
             answer = {"ok": False, "error": {"kind": "refused-setup", "message": str(exc),
                                              "clause": exc.clause}}
