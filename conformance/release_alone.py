@@ -18,8 +18,11 @@ Asked of the reference, not assumed: on the entry's last table, as the replay un
 known release reaches it (the rule set's other values kept), the actions some release
 offers and another does not are the rule's (`Expectation.own_actions`: left out of both
 sides, the rest of the legal set judged); a refusal stands only where every release
-refuses the action, naming any clause one of them names (which clause refuses is the
-release's). A step whose legality a release reads is one whose refusal is not applicable
+refuses the action, naming any clause that refuses it under one of them (which clause
+refuses is the release's; each release's every clause, not the one the reference cites
+first: gandy, tests/examples/gandy_engine.py, whose dry boneyard frees only a double nobody
+holds a tile for, cited DBL-6 for a tile kept after a draw, where stays-open refuses it by
+TURN-3 and DBL-6 alike, and failed against TURN-3 alone). A step whose legality a release reads is one whose refusal is not applicable
 (`Expectation.own_steps`), and a release under which the replay refuses a step says
 nothing of the entry. The cut runs where it holds under every known release that plays
 all the steps (two at least), reading no other rule of one's own. Not where the double
@@ -52,6 +55,8 @@ from mtrain.conformance.interface import Refused
 from mtrain.conformance.round_end_alone import passes_under
 from mtrain.conformance.runner import REFERENCE, Outcome, play
 from mtrain.conformance.stand_in_replay import known_ruleset, stand_in_replay
+from mtrain.reference import codec
+from mtrain.reference.refusals import refusals
 from mtrain.conformance.step_alone import judged_steps
 from mtrain.spec.notation import action_json, action_text
 from mtrain.spec.ruleset import Ruleset
@@ -67,7 +72,7 @@ class Answer:
     """The reference's answer on the entry's last table under one known rule set."""
 
     legal: frozenset[str]
-    refusals: dict[str, str | None]  # each refusal the entry lists -> its clause, or None
+    refusals: dict[str, tuple[str, ...] | None]  # each refusal listed -> its clauses, or None
 
 
 def release_entry(exp: Expectation, fx: Fixture, rs: Ruleset, space: Space,
@@ -97,7 +102,8 @@ def release_entry(exp: Expectation, fx: Fixture, rs: Ruleset, space: Space,
     for text, clauses in exp.refused.items():
         named_by = [a.refusals.get(text) for a in found]
         if all(c is not None for c in named_by):  # every release refuses it
-            refused[text] = tuple(dict.fromkeys((*clauses, *(c for c in named_by if c))))
+            refused[text] = tuple(dict.fromkeys((*clauses, *(c for cs in named_by
+                                                             for c in cs or ()))))
     cut = dataclasses.replace(exp, refused=refused, own_steps=tuple(sorted(steps.items())),
                               own_actions=own_actions if exp.legal is not None else ())
     if cut.checks == 0:
@@ -142,11 +148,22 @@ def answer_under(fx: Fixture, exp: Expectation, rs: Ruleset, space: Space, regio
         return None if refused_at in own_steps else False
     state, rj = played
     legal = frozenset(action_text(a) for a in REFERENCE.legal(rj, state))
-    refusals: dict[str, str | None] = {}
+    refusals: dict[str, tuple[str, ...] | None] = {}
     for text in exp.refused:
         try:
             REFERENCE.apply(rj, state, action_json(text))
             refusals[text] = None
-        except Refused as e:
-            refusals[text] = e.clause or ""
+        except Refused:
+            refusals[text] = every_clause(rj, state, text)
     return Answer(legal, refusals)
+
+
+def every_clause(rj: JSON, state: JSON, text: str) -> tuple[str, ...]:
+    """Every clause that refuses the action `text` on `state` (an implementation may cite
+    any of them: docs/protocol.md), not only the first the reference cites."""
+    st = REFERENCE.state(rj, state)
+    try:
+        act = codec.action_from_json(st, action_json(text))
+    except codec.StateError:
+        return ()  # no action on this table (a tile not held): TURN-7, listed already
+    return tuple(r.clause for r in refusals(st, act))

@@ -2038,10 +2038,16 @@ GANDY = Engine(
     # follow_up, 34 uncoverable_double, 13 both, 15 steps its own follow-up refuses, 10
     # chain and 7 engine tables it never reaches, 2 deals its table sizes otherwise),
     # about 4 CPU s; fuzz (12 games, seed 1) nothing. Bugs on: bug 1 (a cover on one's own
-    # train keeps the marker) MARK-3, 5; bug 2 (after a draw any tile) TURN-3, 4, which
-    # fuzz cannot meet (a drawn tile is the only new one, unless the draw empties the
-    # boneyard and so kills a double); bug 3 (passes not set back by a tile) END-3, 4.
-    # Fuzz finds bug 1 in the first game, bug 3 in the thirteenth (seed 1)
+    # train keeps the marker) MARK-3, 4; bug 2 (after a draw any tile) TURN-3, 2 (4 before
+    # tests/test_house59.py's fix: drawx9-001 and doubles-070, where its bound double
+    # refuses the kept tile too, DBL-6), which fuzz cannot meet (a drawn tile is the only
+    # new one, unless the draw empties the boneyard and so kills a double); bug 3 (passes
+    # not set back by a tile) END-3, 4. Fuzz finds bug 1 in the first game, bug 3 in the
+    # thirteenth (seed 1). identify (kept out: 21 CPU s off, 16 on, identify's pieces
+    # shipped, load 6 to 12): every option right both ways, nothing sure and wrong, the
+    # set, table, procedure and start measured, both `other` found ("declared rules
+    # agree"); on, 3 likely bugs (END-3's end-019, house53c-002), bugs 1 and 2 read as its
+    # own release (uncoverable_double "or stays-open if the 8 fixtures below are bugs")
     shows={"cover-keeps-marker": r"after step \d+ `play [^`]+`: marked: expected "
                                  r"\[[\d, ]*\], got ",
            "any-tile-after-draw": r"expected TURN-3$|^legal actions not allowed by the "
