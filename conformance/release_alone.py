@@ -20,15 +20,16 @@ offers and another does not are the rule's (`Expectation.own_actions`: left out 
 sides, the rest of the legal set judged); a refusal stands only where every release
 refuses the action, naming any clause that refuses it under one of them (which clause
 refuses is the release's; each release's every clause, not the one the reference cites
-first: gandy, tests/examples/gandy_engine.py, whose dry boneyard frees only a double nobody
-holds a tile for, cited DBL-6 for a tile kept after a draw, where stays-open refuses it by
-TURN-3 and DBL-6 alike, and failed against TURN-3 alone). A step whose legality a release reads is one whose refusal is not applicable
-(`Expectation.own_steps`), and a release under which the replay refuses a step says
-nothing of the entry. The cut runs where it holds under every known release that plays
-all the steps (two at least), reading no other rule of one's own. Not where the double
-order is one's own too (which binding double comes first, DBL-7, DBL-8): its known values
-do not bracket a house order (brakeman's Mexican double first offers covers that neither
-oldest-first nor any-open keeps in common with it), so such an entry stays set aside.
+first: gandy, tests/examples/gandy_engine.py, whose dry boneyard frees only a double
+nobody holds a tile for, cited DBL-6 for a tile kept after a draw, where stays-open
+refuses it by TURN-3 and DBL-6 alike, and failed against TURN-3 alone). A step whose
+legality a release reads is one whose refusal is not applicable (`Expectation.own_steps`),
+and a release under which the replay refuses a step says nothing of the entry. The cut
+runs where it holds under every known release that plays all the steps (two at least),
+reading no other rule of one's own. Not where the double order is one's own too (which
+binding double comes first, DBL-7, DBL-8): its known values do not bracket a house order
+(brakeman's Mexican double first offers covers that neither oldest-first nor any-open
+keeps in common with it), so such an entry stays set aside.
 
 The known releases give three ways the doubles of earlier turns may bind on a table:
 every one (stays-open), the live ones (released), none (released-after-layers-turn;
@@ -55,9 +56,9 @@ from mtrain.conformance.interface import Refused
 from mtrain.conformance.round_end_alone import passes_under
 from mtrain.conformance.runner import REFERENCE, Outcome, play
 from mtrain.conformance.stand_in_replay import known_ruleset, stand_in_replay
+from mtrain.conformance.step_alone import judged_steps
 from mtrain.reference import codec
 from mtrain.reference.refusals import refusals
-from mtrain.conformance.step_alone import judged_steps
 from mtrain.spec.notation import action_json, action_text
 from mtrain.spec.ruleset import Ruleset
 from mtrain.spec.scope import Region, Space

@@ -43,6 +43,7 @@ from __future__ import annotations
 
 import json
 import sys
+from typing import Any
 
 NAME = "gandy"
 HIGH = 11
@@ -102,7 +103,7 @@ def whole_set() -> list[tuple[int, int]]:
 class Game:
     """One round's table, kept between requests as an app keeps its game object."""
 
-    def __init__(self, data: dict) -> None:
+    def __init__(self, data: dict[str, Any]) -> None:
         try:
             self.round = self._int(data["round"])
             self.engine = self._int(data["engine"])
@@ -149,7 +150,7 @@ class Game:
             raise BadRequest(f"no train {ref!r}")
         return number
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return {
             "round": self.round, "engine": self.engine, "engine_placed": True,
             "phase": self.phase, "seat": self.seat, "starter": self.starter,
@@ -204,7 +205,7 @@ class Game:
         return [(tile, train) for train in self.targets() for tile in self.candidates()
                 if self.end_of(train) in tile]
 
-    def legal(self) -> list[dict]:
+    def legal(self) -> list[dict[str, Any]]:
         if self.phase == "over":
             return []
         actions = [{"type": "play", "tile": name(t), "train": tr} for t, tr in self.plays()]
@@ -261,7 +262,7 @@ class Game:
         tile = parse_tile(text)
         if ref != "mexican" and (not isinstance(ref, int) or isinstance(ref, bool) or ref < 0):
             raise BadRequest(f"not a train: {ref!r}")
-        train: int | str = ref  # type: ignore[assignment]
+        train: int | str = ref
         if tile not in self.hands[self.seat]:  # TURN-7: one's own tiles only
             clause = "SET-1" if tile[0] > HIGH else "TURN-7"
             raise Refusal(f"seat {self.seat} does not hold {name(tile)}", clause)
@@ -341,7 +342,7 @@ class Game:
             self.outs[winner] += 1
             if winner in self.first_turns:  # FIRST-6: going out ends the turn too
                 self.first_turns.remove(winner)
-        self.scores = [a + b for a, b in zip(self.scores, scores)]
+        self.scores = [a + b for a, b in zip(self.scores, scores, strict=True)]
         self.result = {"end": "blocked" if winner is None else "domino", "winner": winner,
                        "scores": scores}
         self.phase = "over"
@@ -354,7 +355,7 @@ class Game:
         return [s for s, total in enumerate(self.scores) if total == best]
 
 
-def deal(players: object, round_: object, order: object) -> dict:
+def deal(players: object, round_: object, order: object) -> dict[str, Any]:
     if not isinstance(players, int) or isinstance(players, bool) or players < 1:
         raise BadRequest(f"players: {players!r}")
     if not isinstance(round_, int) or isinstance(round_, bool) or round_ < 1:
@@ -400,13 +401,13 @@ class Server:
             self.seen = text
         return self.game
 
-    def keep(self, game: Game) -> dict:
+    def keep(self, game: Game) -> dict[str, Any]:
         out = game.to_json()
         self.seen = json.dumps(out, sort_keys=True)
         self.game = game
         return out
 
-    def handle(self, req: dict) -> dict:
+    def handle(self, req: dict[str, Any]) -> dict[str, Any]:
         kind = req.get("type")
         if kind == "hello":
             if req.get("protocol") != 1:
