@@ -5,6 +5,11 @@
   answer reading such a rule aside. It now asks the same code of the answer
   (own_release.legal_cut, refusal_cut): a draw left out after a double laid where nothing
   fits any train (DBL-5, whatever the follow-up) is found.
+- A blocked round on a big set came only in a steered game, a third of them drawn at
+  random: tipper's END-3 bug (blocked a pass short) waited for its 13th game (seed 1),
+  and the reference's script found a round ending blocked in about half the rounds it
+  was asked (40 tries). The run's first game of each such rule set is now steered
+  (plans.first_of_rule_set), and the reference tries 400 plays (steer.BLOCKED_TRIES).
 """
 
 from __future__ import annotations
@@ -14,9 +19,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import test_fuzz_s58 as s58
 
 from mtrain.cli import main
+from mtrain.conformance import fuzz as F
 from mtrain.conformance.adapter import JSON, ReferenceImplementation
+from mtrain.conformance.fuzz.rulesets import Chooser
+from mtrain.conformance.fuzz.run import _Plans
 from mtrain.reference import codec, engine
 
 OWN_FOLLOW = """name: own-follow
@@ -77,3 +86,38 @@ def test_fuzz_judges_an_answer_the_known_follow_ups_bracket(
     (f,) = report["findings"]
     # conform charges the reproducer as the reference refuses the pass: draw (TURN-2)
     assert f["charged"] == ["TURN-2"] and f["reproducer"] and f["problems"] == [], f
+
+
+# --- a blocked round met in the first game ----------------------------------------------
+
+
+def test_the_first_game_of_a_big_set_follows_a_round_that_ends_blocked(
+        tmp_path: Path) -> None:
+    """One game on tipper's double-16 table with known rules (seed 5; about 1 CPU s): the
+    run's first game of its rule set is steered, follows a round that ends blocked, and
+    the pass that ends it a pass early is found, charged END-3. Before, that game was
+    not steered (a third of a big set's games are, drawn apart): no round blocked,
+    nothing found. (Seed 1's first game, seven players on [0-0], has no round ending
+    blocked in its 400 tries: a script is likely, not sure.)"""
+    variant = s58._pub16(tmp_path)
+    assert not F.plan_game(0, 5, Chooser([variant])).steer  # as plan_game draws it
+    report = F.fuzz(F.Target.of(s58.OneKnockShort(), "knock"), [variant], 1, 5,
+                    out=tmp_path / "out", shrink_tries=20)
+    assert report.steered == 1 and report.blocked >= 1, (report.steered, report.blocked)
+    assert [(g.signature, g.charged) for g in report.groups] == [
+        ("round end: result", ("END-3",))]
+
+
+def test_only_the_first_game_of_a_rule_set_is_steered_beyond_the_draw(tmp_path: Path) -> None:
+    """Of the plans a run makes, the first game of each rule set whose blocked rounds are
+    scripted (a big set, round ends known) is steered; every other game, and the first of
+    a small set, is as plan_game draws it."""
+    big, small = s58._pub16(tmp_path), "pagat"
+    chooser = Chooser([big, small])
+    made = list(_Plans(40, 1, chooser, None))
+    drawn = [F.plan_game(i, 1, chooser) for i in range(40)]
+    first = {v: next(p.index for p in drawn if p.variant == v) for v in (big, small)}
+    for plan, was in zip(made, drawn, strict=True):
+        steer = was.steer or plan.index == first[big]
+        assert (plan.steer, plan.stand_in) == (steer, was.stand_in), plan
+    assert not drawn[first[big]].steer and made[first[big]].steer
