@@ -121,3 +121,41 @@ def test_only_the_first_game_of_a_rule_set_is_steered_beyond_the_draw(tmp_path: 
         steer = was.steer or plan.index == first[big]
         assert (plan.steer, plan.stand_in) == (steer, was.stand_in), plan
     assert not drawn[first[big]].steer and made[first[big]].steer
+
+
+class HandsItOn(ReferenceImplementation):
+    """The reference, but the layer of a double never covers it (ballbridge's house rule,
+    outside the known follow-ups' bracket: tests/test_house53b.py): on a follow-up table
+    no play on the double just laid is listed or played, and the player draws (or passes
+    on an empty boneyard) where nothing else is left."""
+
+    def legal(self, ruleset: JSON, state: JSON) -> list[JSON]:
+        out = super().legal(ruleset, state)
+        laid = state.get("turn_doubles") or []
+        if state.get("phase") != "follow" or not laid:
+            return out
+        out = [a for a in out if a.get("type") != "play" or a.get("train") not in laid]
+        return out or [DRAW if state.get("boneyard") else PASS]
+
+    def apply(self, ruleset: JSON, state: JSON, action: JSON) -> JSON:
+        if action not in self.legal(ruleset, state):
+            return super().apply(ruleset, state, action)  # (its refusal, as the rules')
+        if action in super().legal(ruleset, state):
+            return super().apply(ruleset, state, action)
+        st = self.state(ruleset, state).copy()
+        engine.perform(st, codec.action_from_json(st, action))
+        return codec.state_to_json(st)
+
+
+def test_a_follow_up_outside_the_bracket_is_its_own_rule_in_fuzz(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Two games under `follow_up: other` of an engine that never covers the double just
+    laid: its legal lists without that cover, which both ends of the bracket allow, are
+    its rule's (as conform asks it, follow_probe.py), not findings. Without that check
+    the bracket's cut charged them to the follow-up (DBL-2)."""
+    main(["fuzz", "--adapter", f"{__file__}:HandsItOn", "--rules", str(_own_follow(tmp_path)),
+          "--games", "2", "--seed", "1", "--json", "--out", str(tmp_path / "out"),
+          "--shrink-seconds", "10"])
+    report: dict[str, Any] = json.loads(capsys.readouterr().out)
+    assert report["answered"] > 0 and report["not_judged"].get("follow_up", 0) > 0, report
+    assert report["findings"] == [], [f["signature"] for f in report["findings"]]

@@ -27,11 +27,16 @@ round-end rule of one's own besides) is asked as conform asks it too
 (bracket_alone.bracketed_entry): where both ends of the known values' bracket give the
 reference's answer, the known rules between them do, and the answer is judged whole.
 Before, fuzz set every such answer aside: a draw missing after a double laid when nothing
-fits any train (DBL-5, whatever the follow-up) went unseen under `follow_up: other`.
+fits any train (DBL-5, whatever the follow-up) went unseen under `follow_up: other`. A
+follow-up outside the bracket (ballbridge's: the double's layer never covers it) is told
+as conform tells it (follow_probe.py), from the answer itself: where the implementation's
+list lacks the cover of the double just laid that both ends allow, a difference charged
+only to the follow-up's moment is its rule's, not judged.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
@@ -40,6 +45,7 @@ from mtrain.conformance.bracket_alone import bracketed, bracketed_entry
 from mtrain.conformance.draw_alone import OPTION as DRAW_RULE
 from mtrain.conformance.draw_alone import dry_draw_entry
 from mtrain.conformance.fixture import Expectation, Fixture
+from mtrain.conformance.follow_probe import MOMENT, covering_play, follow_clause
 from mtrain.conformance.fuzz.judge import Disagreement, compare_legal
 from mtrain.conformance.fuzz.own_rules import option_space
 from mtrain.conformance.fuzz.rulesets import Context
@@ -72,7 +78,25 @@ def legal_cut(ctx: Context, st: State, legal: Sequence[Action], got: Any,
     wanted = [a for a in legal if judged(action_text(codec.action_to_json(st, a)))]
     mine = [a for a in got if judged(action_text(a))]
     whole = {"legal": list(texts)}  # conform cuts the reproducer's list itself
-    return [replace(d, expect=whole) for d in compare_legal(ctx, st, wanted, mine, None)]
+    found = [replace(d, expect=whole) for d in compare_legal(ctx, st, wanted, mine, None)]
+    return None if found and _outside(st, got, found, options) else found
+
+
+def _outside(st: State, got: Any, found: Sequence[Disagreement], options: frozenset[str]
+             ) -> bool:
+    """Whether the differences `found` in the legal answer `got` on `st` are those of a
+    follow-up of one's own outside the known rules' bracket: each charged only to the
+    follow-up's moment (the clauses its signature names), and `got` lacks the cover of
+    the double just laid that both ends of the bracket allow (follow_probe.covering_play:
+    conform asks that play itself)."""
+    if "follow_up" not in options:
+        return False
+    for d in found:  # (the clause a signature names is the one it is charged to)
+        named = re.findall(r"\(([A-Z]+-\d+)\)", d.signature)
+        if not named or not all(follow_clause(c) or c in MOMENT for c in named):
+            return False
+    cover = covering_play(codec.state_to_json(st))
+    return cover is not None and action_text(cover) not in {action_text(a) for a in got}
 
 
 def refusal_cut(ctx: Context, st: State, text: str, wants: Sequence[str],
