@@ -53,8 +53,14 @@ def bracketed_options(why: str) -> frozenset[str]:
     (BRACKETS) and perhaps round-end options of one's own besides (ROUND_END); else
     none."""
     named = frozenset(re.findall(r"(\w+) \(played its own way\)", why))
-    return (named if named & BRACKETS.keys() and named <= BRACKETS.keys() | ROUND_END
-            else frozenset())
+    return named if bracketed(named) else frozenset()
+
+
+def bracketed(named: Set[str]) -> bool:
+    """Whether an entry reading the options `named`, played their own way, is one the
+    bracket may run: a bracketed rule among them (BRACKETS), and perhaps round-end ones
+    besides (ROUND_END), nothing else (fuzz asks the same of an answer's reads)."""
+    return bool(named & BRACKETS.keys()) and named <= BRACKETS.keys() | ROUND_END
 
 
 def bracketed_entry(exp: Expectation, fx: Fixture, rs: Ruleset, space: Space,

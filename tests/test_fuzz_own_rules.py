@@ -332,7 +332,9 @@ def test_signalbox_a_starting_seat_and_a_match_of_its_own(shared_runs: SharedRun
     four; 18 of 60), until the rounds its match has were asked before any game was planned
     (setups.match_rounds); and its plays kept off marked trains showed under the moment's
     clause (MARK-1, DBL-2, TURN-3, DBL-9: four findings of one bug) where conform charges
-    TRAIN-4 (now two: one each way, allowed and forbidden)."""
+    TRAIN-4 (now two: one each way, allowed and forbidden). The first game, steered to a
+    blocked end (plans.first_of_rule_set), shows it once more by a released double open,
+    charged DBL-9 by conform too (as 3 of its results)."""
     # tests/test_house_engines.py's fuzz run of signalbox: run once per run
     _, report = shared_runs.fuzz(["--adapter", f"{EXAMPLES / 'signalbox_engine.py'}:Signalbox",
                                   "--rules", str(EXAMPLES / "signalbox-rules.yaml"),
@@ -340,8 +342,10 @@ def test_signalbox_a_starting_seat_and_a_match_of_its_own(shared_runs: SharedRun
     findings = {f["signature"]: f for f in report["findings"]}
     # the plays listed and left out on marked trains: one bug, a finding each way (run.py
     # one_per_bug keeps apart what the rules refuse allowed and what they allow forbidden)
-    assert sorted(findings) == ["allows play (TRAIN-4)", "forbids play (TRAIN-4)",
-                                "round end: INV-ROUND-SCORE"], sorted(findings)
+    assert sorted(findings) == ["allows play (TRAIN-4)", "forbids play (DBL-9)",
+                                "forbids play (TRAIN-4)", "round end: INV-ROUND-SCORE"], sorted(
+        findings)
+    assert findings["forbids play (DBL-9)"]["charged"] == ["DBL-9"]
     assert findings["forbids play (TRAIN-4)"]["also"] == []
     assert all(f["problems"] == [] and f["reproducer"] for f in findings.values())
     # its docstring: eight rounds, whatever the count (asked at each count played)

@@ -21,17 +21,31 @@ A draw rule of one's own, where the answer read it alone (a tile drawn), is cut 
 conform cuts it too (draw_alone.dry_draw_entry): on an empty boneyard the draw alone is
 judged, which no draw rule allows (TURN-4). wye listed it there, and fuzz judged nothing
 of it: a finding it charged to no clause.
+
+A follow-up, or whether one's own train comes first, of one's own (perhaps with a
+round-end rule of one's own besides) is asked as conform asks it too
+(bracket_alone.bracketed_entry): where both ends of the known values' bracket give the
+reference's answer, the known rules between them do, and the answer is judged whole.
+Before, fuzz set every such answer aside: a draw missing after a double laid when nothing
+fits any train (DBL-5, whatever the follow-up) went unseen under `follow_up: other`. A
+follow-up outside the bracket (ballbridge's: the double's layer never covers it) is told
+as conform tells it (follow_probe.py), from the answer itself: where the implementation's
+list lacks the cover of the double just laid that both ends allow, a difference charged
+only to the follow-up's moment is its rule's, not judged.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
+from mtrain.conformance.bracket_alone import bracketed, bracketed_entry
 from mtrain.conformance.draw_alone import OPTION as DRAW_RULE
 from mtrain.conformance.draw_alone import dry_draw_entry
 from mtrain.conformance.fixture import Expectation, Fixture
+from mtrain.conformance.follow_probe import MOMENT, covering_play, follow_clause
 from mtrain.conformance.fuzz.judge import Disagreement, compare_legal
 from mtrain.conformance.fuzz.own_rules import option_space
 from mtrain.conformance.fuzz.rulesets import Context
@@ -46,13 +60,14 @@ def legal_cut(ctx: Context, st: State, legal: Sequence[Action], got: Any,
               own: Sequence[str]) -> list[Disagreement] | None:
     """The implementation's legal answer `got` (a list of actions) on the reference's view
     `st` (its legal actions `legal`, whose finding read the options `own` of one's own)
-    judged but for the actions a release (or a draw rule) of its own decides (the module
-    docstring); None where no such cut is made: not judged."""
-    option = known_alone(ctx, own)
-    if option is None:
+    judged but for the actions a release (or a draw rule) of its own decides, or whole
+    where the known rules bracket its own (the module docstring); None where no such cut
+    is made: not judged."""
+    options = cuttable(ctx, own)
+    if options is None:
         return None
     texts = tuple(sorted(action_text(codec.action_to_json(st, a)) for a in legal))
-    exp = _cut(ctx, st, Expectation(variants=(), legal=texts), option)
+    exp = _cut(ctx, st, Expectation(variants=(), legal=texts), options)
     if exp is None:
         return None
     aside, only = set(exp.own_actions), exp.only_actions
@@ -63,7 +78,25 @@ def legal_cut(ctx: Context, st: State, legal: Sequence[Action], got: Any,
     wanted = [a for a in legal if judged(action_text(codec.action_to_json(st, a)))]
     mine = [a for a in got if judged(action_text(a))]
     whole = {"legal": list(texts)}  # conform cuts the reproducer's list itself
-    return [replace(d, expect=whole) for d in compare_legal(ctx, st, wanted, mine, None)]
+    found = [replace(d, expect=whole) for d in compare_legal(ctx, st, wanted, mine, None)]
+    return None if found and _outside(st, got, found, options) else found
+
+
+def _outside(st: State, got: Any, found: Sequence[Disagreement], options: frozenset[str]
+             ) -> bool:
+    """Whether the differences `found` in the legal answer `got` on `st` are those of a
+    follow-up of one's own outside the known rules' bracket: each charged only to the
+    follow-up's moment (the clauses its signature names), and `got` lacks the cover of
+    the double just laid that both ends of the bracket allow (follow_probe.covering_play:
+    conform asks that play itself)."""
+    if "follow_up" not in options:
+        return False
+    for d in found:  # (the clause a signature names is the one it is charged to)
+        named = re.findall(r"\(([A-Z]+-\d+)\)", d.signature)
+        if not named or not all(follow_clause(c) or c in MOMENT for c in named):
+            return False
+    cover = covering_play(codec.state_to_json(st))
+    return cover is not None and action_text(cover) not in {action_text(a) for a in got}
 
 
 def refusal_cut(ctx: Context, st: State, text: str, wants: Sequence[str],
@@ -71,12 +104,13 @@ def refusal_cut(ctx: Context, st: State, text: str, wants: Sequence[str],
     """The clauses by which the refusal of `text` on the reference's view `st` is judged,
     where the reference's refusal (by any of `wants`) read the options `own` of one's own
     and those are a release alone: any clause one known release refuses it by, where
-    every one refuses it (the module docstring); None where the release decides it, or no
-    cut can be shown: not judged."""
-    option = known_alone(ctx, own)
-    if option is None:
+    every one refuses it (the module docstring), or bracketed rules whose bracket's ends
+    both refuse it by one of `wants`; None where the rule decides it, or no cut can be
+    shown: not judged."""
+    options = cuttable(ctx, own)
+    if options is None:
         return None
-    exp = _cut(ctx, st, Expectation(variants=(), refused={text: tuple(wants)}), option)
+    exp = _cut(ctx, st, Expectation(variants=(), refused={text: tuple(wants)}), options)
     return None if exp is None else exp.refused.get(text)
 
 
@@ -84,24 +118,28 @@ CUTS = {OPTION: release_entry, DRAW_RULE: dry_draw_entry}
 """The options of one's own whose entries conform cuts where they alone are read."""
 
 
-def known_alone(ctx: Context, own: Sequence[str]) -> str | None:
-    """The option of one's own an answer read, where it read that one alone and it is
-    one of CUTS; else None."""
-    options = set(own)
-    if len(options) != 1:
+def cuttable(ctx: Context, own: Sequence[str]) -> frozenset[str] | None:
+    """The options of one's own an answer read, where conform cuts an entry reading them:
+    one of CUTS alone, or bracketed rules (bracket_alone.bracketed); else None."""
+    options = frozenset(own)
+    if not options or not options <= ctx.unknown:
         return None
-    (option,) = options
-    return option if option in CUTS and option in ctx.unknown else None
+    return options if bracketed(options) or (
+        len(options) == 1 and next(iter(options)) in CUTS) else None
 
 
-def _cut(ctx: Context, st: State, exp: Expectation, option: str) -> Expectation | None:
+def _cut(ctx: Context, st: State, exp: Expectation, options: frozenset[str]
+         ) -> Expectation | None:
     """`exp`, an entry on the table `st` with no step, cut as conform cuts it under the
-    rule set's `option` of its own (CUTS, under the stand-in fuzz sends); None where no
-    cut can be shown."""
+    rule set's `options` of its own (CUTS, under the stand-in fuzz sends; or the
+    bracket's); None where no cut can be shown."""
     try:
         fx = Fixture(id="fuzz-release", description="", clauses=(), source=(), path="<fuzz>",
                      line=None, table=table_of(codec.state_to_json(st)), deal=None,
                      steps=(), expect=())
+        if bracketed(options):
+            return bracketed_entry(exp, fx, ctx.declared, option_space(), options)
+        (option,) = options
         return CUTS[option](exp, fx, ctx.declared, option_space(), sent=ctx.rs)
     except codec.StateError:  # a table only its own rules reach: not judged, as before
         return None

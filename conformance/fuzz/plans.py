@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from mtrain.conformance.fuzz import own_rules, setups
 from mtrain.conformance.fuzz.rulesets import Chooser, context
-from mtrain.conformance.fuzz.steer import big_set_steered, steered
+from mtrain.conformance.fuzz.steer import big_set_steered, scripted, steered
 
 STAND_IN_SHARE = 0.25
 """The share of games of a rule set with rules of its own whose moves are drawn from all
@@ -85,6 +85,17 @@ def plan_game(index: int, seed: int, chooser: Chooser, players: int | None = Non
     # on a big set, a share of the other games too (steer.py), the stand-in's kept
     steer = steer or (not stand_in and big_set_steered(ctx.max_pip, random.Random(s ^ 0xB10C)))
     return GamePlan(index, variant, n, first, played, s, steer=steer, stand_in=stand_in)
+
+
+def first_of_rule_set(plan: GamePlan) -> GamePlan:
+    """The run's first game of its rule set (`plan`, as plan_game drew it): it asks the
+    setups its table lacks (GamePlan.asks_setups), and where its rounds would follow a
+    round ending blocked if steered (steer.scripted: a big set, round ends all known) it is
+    steered, unless a stand-in's: a blocked end is met in the run's first game, not after
+    the share's draws allow one (tipper's first steered game was its 13th, seed 1)."""
+    ctx = context(plan.variant)
+    steer = plan.steer or (not plan.stand_in and scripted(ctx.unknown, ctx.max_pip))
+    return replace(plan, asks_setups=True, steer=steer)
 
 
 def tables(games: int, seed: int, chooser: Chooser, players: int | None = None

@@ -90,7 +90,7 @@ class Judge:
         # with rules of one's own, a question whose answer they decide is no question
         if probe.kind == "legal":
             legal, own = own_rules.on_state(ctx, st, legal_actions)
-            if own and own_release.known_alone(ctx, own) is None:
+            if own and own_release.cuttable(ctx, own) is None:
                 return None
             got: Any = None
             error: BaseException | None = None
@@ -98,7 +98,7 @@ class Judge:
                 got = self.impl.legal(rj, got_state)
             except Exception as e:
                 error = e
-            if own:  # a release (draw rule) of its own alone: judged but for what it decides
+            if own:  # a release (draw rule) alone, or bracketed rules: judged as conform cuts it
                 if error is not None or not isinstance(got, list) or actions_problems(got):
                     return None
                 return own_release.legal_cut(ctx, st, legal, got, own)

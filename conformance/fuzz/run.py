@@ -6,7 +6,6 @@ signatures of one bug made one finding (findings.py groups and folds them).
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import itertools
 import multiprocessing
 import multiprocessing.util
@@ -27,7 +26,7 @@ from mtrain.conformance.defaults import DEFAULT_TIMEOUT, FUZZ_OUT
 from mtrain.conformance.forking import EXIT_SECONDS, finish, new_pool, pool_context
 from mtrain.conformance.fuzz.asking import Session
 from mtrain.conformance.fuzz.findings import Group, _add, _remove, one_per_bug
-from mtrain.conformance.fuzz.plans import GamePlan, plan_game, tables
+from mtrain.conformance.fuzz.plans import GamePlan, first_of_rule_set, plan_game, tables
 from mtrain.conformance.fuzz.play import play_game
 from mtrain.conformance.fuzz.possible import table_problems
 from mtrain.conformance.fuzz.reproducer import (
@@ -382,12 +381,12 @@ class _Plans(Sequence[GamePlan]):
         return next(itertools.islice(self, index, None))
 
     def __iter__(self) -> Iterator[GamePlan]:
-        seen: set[str] = set()  # the first game of each rule set asks its setups
+        seen: set[str] = set()  # the first game of each rule set: first_of_rule_set
         for i in range(self.games):
             plan = plan_game(i, self.seed, self.chooser, self.players, self.rounds)
             if plan.variant not in seen:
                 seen.add(plan.variant)
-                plan = dataclasses.replace(plan, asks_setups=True)
+                plan = first_of_rule_set(plan)
             yield plan
 
 
