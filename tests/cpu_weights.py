@@ -98,14 +98,20 @@ def from_log(weights: Mapping[str, Mapping[str, float]], files: Mapping[str, flo
              tests: Mapping[str, float]) -> dict[str, dict[str, float]]:
     """`weights` with each file the log lists taking its figure, each test the log lists
     its own, and the file's other heavy tests the committed figures scaled as the file's
-    (no test above what its file leaves them); the files the log does not list kept."""
+    (no test above what its file leaves them); the files the log does not list kept, but
+    where the log holds a whole summary (its COSTLIEST files), no unlisted file above the
+    cheapest listed: it cost less than that in the run, and a stale figure kept (a shared
+    corpus play charged to whichever test asked first) would count the same CPU twice."""
     old_files = weights.get("files", {})
-    new_files = {**old_files, **{f: round(s, 2) for f, s in files.items()}}
+    floor = min(files.values()) if len(files) >= COSTLIEST else None
+    capped = {f: floor for f, s in old_files.items()
+              if floor is not None and f not in files and s > floor}
+    new_files = {**old_files, **capped, **{f: round(s, 2) for f, s in files.items()}}
     new_tests: dict[str, float] = {}
     for nodeid, s in weights.get("tests", {}).items():
         file = nodeid.split("::", 1)[0]
-        if file in files and old_files.get(file):
-            s = s * files[file] / old_files[file]
+        if (file in files or file in capped) and old_files.get(file):
+            s = s * new_files[file] / old_files[file]
         new_tests[nodeid] = round(s, 2)
     for nodeid, s in tests.items():
         file = nodeid.split("::", 1)[0]

@@ -83,3 +83,19 @@ def test_the_command_writes_the_weights_from_a_log(tmp_path: Path,
     assert cpu_weights.main(["--log"]) == 2
     assert cpu_weights.main(["--log", str(tmp_path / "missing.log")]) == 2
     assert "missing.log" in capsys.readouterr().err
+
+
+def test_a_whole_summary_caps_the_files_it_does_not_list_at_its_cheapest() -> None:
+    """A file the run's summary of its COSTLIEST files leaves out cost less than the
+    cheapest one listed: a stale larger figure (session 58: test_blame's 81.9 CPU s, the
+    corpus play since charged to another test) is brought down to it, its tests with it."""
+    listed = {f"tests/test_{i}.py": 20.0 + i for i in range(cpu_weights.COSTLIEST)}
+    weights = {"files": {"tests/test_stale.py": 80.0, "tests/test_cheap.py": 3.0},
+               "tests": {"tests/test_stale.py::test_play": 60.0}}
+    got = from_log(weights, listed, {})
+    assert got["files"]["tests/test_stale.py"] == 20.0  # the cheapest listed
+    assert got["files"]["tests/test_cheap.py"] == 3.0  # below it: kept
+    assert got["tests"]["tests/test_stale.py::test_play"] == 15.0  # 60 x 20/80
+    # a partial summary (fewer files than COSTLIEST) says nothing of the others
+    few = dict(list(listed.items())[:3])
+    assert from_log(weights, few, {})["files"]["tests/test_stale.py"] == 80.0
