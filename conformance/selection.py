@@ -497,6 +497,9 @@ def situation_tasks(rulesets: Sequence[Ruleset], count: int, patterns: Sequence[
 
     tasks: list[Task] = []
     warnings = []
+    # one space for every rule set (it depends on the catalogue alone, and its memos of
+    # completions are exact): made once, not once per rule set (282 in a default run)
+    shared: list[Space] = []
     for rs in rulesets:
         sent = stand_in_for(rs) if count else None
         wanted = (lambda fid: id_matches(fid, patterns)) if patterns else None  # None: cached
@@ -515,7 +518,9 @@ def situation_tasks(rulesets: Sequence[Ruleset], count: int, patterns: Sequence[
             made = kept
             # and the deal of the last round its match deals, which only it knows
             made += own_last_deals(rs, own.rounds, wanted)
-        space = Space() if sent is not None and made else None
+        if sent is not None and made and not shared:
+            shared.append(Space())
+        space = shared[0] if sent is not None and made else None
         tasks += [Task(first + len(tasks) + k, fx, rs, fx.expect[0] if space is None else
                        own_match_winners(own_choices(fx.expect[0], fx, rs, space, sent),
                                          fx, rs, sent, own), sent)
