@@ -77,6 +77,18 @@ def _published_last_row_stretched(rules: Rules) -> Rules:
     return dataclasses.replace(rules, ruleset=ruleset, hand_table=table)
 
 
+def _draw_tiles_not_put_back(rules: Rules, players: int, draw: list[list[int]]) -> int:
+    """SEAT-5 read without "the tiles going back": a tile drawn in one drawing may not come
+    up in a later one."""
+    seen: set[int] = set()
+    for k in range(max(len(d) for d in draw)):
+        now = {d[k] for d in draw if len(d) > k}
+        if now & seen:
+            raise deal_module.BadDraw(f"drawing {k + 1} holds a tile drawn before [SEAT-5]")
+        seen |= now
+    return _DRAW_WINNER(rules, players, draw)
+
+
 # --- the first turns ------------------------------------------------------------------------
 
 
@@ -185,15 +197,6 @@ def _any_open_own_double_first(state: State, first_turns_over: bool = False) -> 
 # --- the round's edges and the match ---------------------------------------------------------
 
 
-def _blocked_only_at_turn_end(state: State) -> None:
-    """END-2 read as "at the end of a turn" only: a round dealt with an empty boneyard and
-    no play for anyone is not ended at the deal."""
-    dealt = not state.markers and not state.passes and not any(state.trains)
-    if dealt and state.first_pending == (1 << state.players) - 1:
-        return
-    ref.check_blocked(state)
-
-
 def _single_round_blocked_no_winner(state: State) -> list[int]:
     """MATCH-7 read as "the game goes to whoever goes out": under single-round a blocked
     round names no winner."""
@@ -214,6 +217,11 @@ THIRTIETH_READING: tuple[Mutant, ...] = (
            "higher end, as under heaviest-in-hand: nobody draws again", ("SEAT-5",),
            "draw_winner swapped: the first drawing's tie broken by the higher end",
            patches={"draw_winner": _draw_tie_by_higher_end}),
+    Mutant("mut30-draw-tiles-not-put-back",
+           "Under highest-draw-start the tiles drawn for the start are not put back between "
+           "drawings: a run-off holding a tile drawn before is refused", ("SEAT-5",),
+           "draw_winner swapped: a tile seen in an earlier drawing refused",
+           patches={"draw_winner": _draw_tiles_not_put_back}),
     Mutant("mut30-published-table-last-row-stretched",
            "A count past a published hand-size table's last row is dealt by that row, where "
            "the hands fit, instead of being refused", ("DEAL-7",),
@@ -263,11 +271,6 @@ THIRTIETH_READING: tuple[Mutant, ...] = (
            "train, must cover that one first", ("DBL-8",),
            "duties swapped: the own train's double alone when it is among several",
            patches={"duties": _any_open_own_double_first}),
-    Mutant("mut30-blocked-at-deal-unnoticed",
-           "A round dealt blocked (empty boneyard, no play for anyone) is not ended at the "
-           "deal: END-2 is asked at the end of a turn only", ("END-2",),
-           "_check_blocked swapped: skipped on a table just dealt",
-           patches={"_check_blocked": _blocked_only_at_turn_end}),
     Mutant("mut30-single-round-blocked-no-winner",
            "Under single-round a blocked round names no winner: only going out wins the "
            "game", ("MATCH-7", "MATCH-2"),
