@@ -1,21 +1,32 @@
 """Rule bugs of a thirtieth reading, written at the options the earlier readings read least
-(heaviest-in-hand, chain-no-double-end, own-train-first beside the first turn's Mexican
-rules, any-open-double, highest-draw's run-off, single-round) and at the round's edges (a
-round dealt blocked).
+(heaviest-in-hand, highest-draw's run-off, a published table's last row, chain-no-double-
+end, own-train-first beside the first turn's Mexican rules and a marker, own-train-opens-
+mexican, draw-until-playable, any-open-double, single-round) and at the first turn's and
+the match's edges.
 
-The start: under heaviest-in-hand the heaviest tile read as the highest double, as the
-engine's own search reads the hands (SEAT-6); under highest-draw a tie on the highest
-total broken by the higher end, SEAT-6's tie rule read into SEAT-5, with no run-off
-(SEAT-5). The first turns: under chain-no-double-end a double nothing would follow let into
-the chain when it is the only tile the chain could lay, FIRST-12 read as a preference
-(FIRST-12); under own-train-first a single-tile first turn that FIRST-8 or FIRST-9 lets open
-the Mexican Train doing so before the own train is started, the first turn's permission
-read as lifting TRAIN-7 (TRAIN-7, FIRST-8, FIRST-9); own-train-first read as "your own
-train first, every turn": a player who can play on their started train must (TRAIN-7).
-Doubles: under any-open-double a player bound by several doubles made to cover the one on
-their own train first (DBL-8). The round's edges and the match: END-2 asked at the end of a
-turn only, so a round dealt blocked is played on in passes (END-2); under single-round a
-blocked round naming no winner, as if the game were won only by going out (MATCH-7).
+The start and the deal: under heaviest-in-hand the heaviest tile read as the highest
+double, as the engine's own search reads the hands (SEAT-6); under highest-draw a tie on
+the highest total broken by the higher end, SEAT-6's tie rule read into SEAT-5, with no
+run-off, and the drawn tiles kept out of later drawings, "the tiles going back" missed
+(SEAT-5); a count past a published hand-size table's last row dealt by that row, as a
+lookup that clamps would (DEAL-7). The first turns: FIRST-1's "as many tiles as you can"
+read as a duty, so a chain may not be ended while a tile could go on it (FIRST-1,
+FIRST-11); under chain-no-double-end a double nothing would follow let into the chain when
+it is the only tile the chain could lay, FIRST-12 read as a preference (FIRST-12); under
+the chain start a player whose own train is still empty after the first turn passing
+without a draw, FIRST-3 stretched past the first turn (FIRST-3, TURN-2); under
+own-train-opens-mexican the Mexican Train waiting for every personal train, not the
+mover's own (FIRST-10). Own train first (TRAIN-7): a single-tile first turn that FIRST-8 or
+FIRST-9 lets open the Mexican Train doing so before the own train is started (TRAIN-7,
+FIRST-8, FIRST-9); "your own train first" read as a priority on every turn, so a player who
+can play on their started train must, which takes away what TRAIN-4 and TRAIN-5 open
+(TRAIN-7, TRAIN-4, TRAIN-5); a marked empty own train read as started, the marker taken for
+TRAIN-7's condition (TRAIN-7). The turn: a player whose only plays are on the Mexican Train
+let draw instead, TURN-1 read for one's own and marked trains (TURN-1); under
+draw-until-playable the next draw offered beside a pass (TURN-5). Doubles: under any-open-
+double a player bound by several doubles made to cover the one on their own train first,
+or the one on the Mexican Train (DBL-8). The match: under single-round a blocked round
+naming no winner, as if the game were won only by going out (MATCH-7, MATCH-2).
 """
 
 from __future__ import annotations
@@ -181,6 +192,30 @@ def _until_playable_may_stop(state: State) -> list[engine_module.Action]:
     return out
 
 
+_NOT_FIRST: dict[int, Rules] = {}
+
+
+def _not_first(rules: Rules) -> Rules:
+    found = _NOT_FIRST.get(id(rules))
+    if found is None:
+        found = _NOT_FIRST[id(rules)] = dataclasses.replace(rules, own_train_first=False)
+    return found
+
+
+def _marker_frees_own_train_first(state: State, seat: int, all_marked: bool = False,
+                                  first_turns_over: bool = False) -> list[int]:
+    """TRAIN-7 read as met once the own train is open to all: under own-train-first a
+    player whose empty own train carries their marker may play elsewhere."""
+    rules = state.rules
+    if (state.trains[seat] or not state.markers >> seat & 1 or not rules.own_train_first):
+        return ref.open_trains(state, seat, all_marked, first_turns_over)
+    state.rules = _not_first(rules)
+    try:
+        return ref.open_trains(state, seat, all_marked, first_turns_over)
+    finally:
+        state.rules = rules
+
+
 # --- doubles --------------------------------------------------------------------------------
 
 
@@ -191,6 +226,16 @@ def _any_open_own_double_first(state: State, first_turns_over: bool = False) -> 
     seat = state.seat
     if len(out) > 1 and seat in out and not state.rules.oldest_first:
         return [seat]
+    return out
+
+
+def _any_open_mexican_double_first(state: State, first_turns_over: bool = False) -> list[int]:
+    """DBL-8 read with the shared train first: under any-open-double a player bound by
+    several open doubles, one of them on the Mexican Train, must cover that one."""
+    out = ref.duties(state, first_turns_over)
+    mex = state.players
+    if len(out) > 1 and mex in out and not state.rules.oldest_first:
+        return [mex]
     return out
 
 
@@ -263,7 +308,7 @@ THIRTIETH_READING: tuple[Mutant, ...] = (
            patches={"legal_actions": _until_playable_may_stop}),
     Mutant("mut30-own-train-first-every-turn",
            "Under own-train-first a player who can play on their started own train must "
-           "play there, every turn", ("TRAIN-7",),
+           "play there, every turn", ("TRAIN-7", "TRAIN-4", "TRAIN-5"),
            "open_trains swapped: the own train alone while a tile in hand fits it",
            patches={"open_trains": _own_train_first_every_turn}),
     Mutant("mut30-any-open-own-double-first",
@@ -271,10 +316,57 @@ THIRTIETH_READING: tuple[Mutant, ...] = (
            "train, must cover that one first", ("DBL-8",),
            "duties swapped: the own train's double alone when it is among several",
            patches={"duties": _any_open_own_double_first}),
+    Mutant("mut30-any-open-mexican-double-first",
+           "Under any-open-double a player bound by several open doubles, one on the Mexican "
+           "Train, must cover that one first", ("DBL-8",),
+           "duties swapped: the Mexican Train's double alone when it is among several",
+           patches={"duties": _any_open_mexican_double_first}),
+    Mutant("mut30-marker-frees-own-train-first",
+           "Under own-train-first a player whose own train is still empty but carries their "
+           "marker may play elsewhere", ("TRAIN-7",),
+           "open_trains swapped: own-train-first not read for a marked empty own train",
+           patches={"open_trains": _marker_frees_own_train_first}),
     Mutant("mut30-single-round-blocked-no-winner",
            "Under single-round a blocked round names no winner: only going out wins the "
            "game", ("MATCH-7", "MATCH-2"),
            "winners: none when the single round ended blocked",
            winners=_single_round_blocked_no_winner),
 )
-"""The thirtieth reading."""
+"""The thirtieth reading: 16 rule bugs, none a mutant of the catalogue (names, descriptions
+and what each changes checked against the twenty-nine readings before it; the nearest are
+other slips: heaviest-by-high-end, heaviest-tie-to-double and mut19-heaviest-skips-doubles
+weigh the tiles wrongly, mut30-heaviest-double-starts weighs the doubles alone;
+draw-tie-to-lowest-seat settles a tie by the seat, mut30-draw-tie-by-higher-end by the
+tiles' ends; mut14-own-table-last-row-stretched stretches a table of one's own,
+mut30-published-table-last-row-stretched the published ones; follow-up-optional,
+drawn-tile-optional and marked-plays-optional make other plays optional, end-chain-before-a-
+tile ends a chain too soon, mut30-chain-as-long-as-possible never lets it end and
+mut30-mexican-plays-optional lets a Mexican play go; no-double-end-ignored drops FIRST-12,
+mut30-no-double-end-when-nothing-else keeps it where something else is playable;
+first-turn-draws draws on the first turn, mut30-empty-train-never-draws does not on later
+ones; mut24-own-train-started-by-any-train opens the Mexican Train once any personal train
+is started, mut30-mexican-waits-for-every-train once all are; own-train-first-mexican-open
+and mut24-own-train-first-by-any-train lift TRAIN-7 on every turn or once any train is
+started, mut30-first-turn-mexican-before-own-train on a first turn that may open the
+Mexican Train, mut30-marker-frees-own-train-first once the own train carries a marker, and
+mut30-own-train-first-every-turn keeps TRAIN-7 on a started train;
+draw-until-playable-ignored passes after one draw, mut30-until-playable-may-stop may pass
+or draw on; oldest-first and the by-train, by-number and newest readings order the doubles
+by age or seat, mut30-any-open-own-double-first and mut30-any-open-mexican-double-first by
+whose train they are on; single-round-out-wins gives the game to the player out whatever
+the scores, mut30-single-round-blocked-no-winner gives a blocked game to nobody).
+
+Written and not kept. Equivalent: END-2 asked at the end of a turn only, so that a round
+dealt blocked would be played on in passes. No round is blocked at its deal: with the
+boneyard empty every tile but the engine is in a hand, the tiles bearing the engine's number
+among them, and whoever holds one may start their own train, whatever the rules (nor is it
+reached in the corpus: no shipped hand-size table deals every tile).
+
+Measured on the corpus before any fixture was added for them (2026-12-07, `mtrain mutants
+-m mut30-... --need 2`, 3,117 passing runs): 16 of 16 killed, the fewest killers 1
+(mut30-draw-tie-by-higher-end: s46-draw-002; mut30-draw-tiles-not-put-back: draw-002),
+mut30-mexican-waits-for-every-train and mut30-own-train-first-every-turn killed by
+chain-anywhere fixtures alone, charged to FIRST-11. With the six fixtures of
+conformance/fixtures/mutants/thirtieth-reading.yaml, worked by hand, every one is killed by
+two fixtures or more (3,135 runs), and blame charges 16 of 16 to a clause they break (one
+in a tie at the top: mut30-single-round-blocked-no-winner, MATCH-2 beside MATCH-4)."""
