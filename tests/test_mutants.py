@@ -2084,6 +2084,23 @@ OUTSIDE_KILLED_BY: dict[str, str] = {
     "mut29-follow-up-out-missed": "end-005",
     "mut29-last-draw-blocks-at-once": "end-017",
     "mut29-empty-train-unmarked": "first-009",
+    # the thirtieth reading (thirtieth_reading.py)
+    "mut30-heaviest-double-starts": "heavy-003",
+    "mut30-draw-tie-by-higher-end": "mut30-draw-001",
+    "mut30-draw-tiles-not-put-back": "mut30-draw-002",
+    "mut30-published-table-last-row-stretched": "refused-001",
+    "mut30-no-double-end-when-nothing-else": "first-039",
+    "mut30-first-turn-mexican-before-own-train": "first-017",
+    "mut30-chain-as-long-as-possible": "first-001",
+    "mut30-mexican-waits-for-every-train": "mut30-mexican-001",
+    "mut30-empty-train-never-draws": "regression-002",
+    "mut30-mexican-plays-optional": "doubles-039",
+    "mut30-until-playable-may-stop": "duty13-001",
+    "mut30-own-train-first-every-turn": "mut30-ownfirst-001",
+    "mut30-any-open-own-double-first": "doubles-054",
+    "mut30-any-open-mexican-double-first": "doubles-050",
+    "mut30-marker-frees-own-train-first": "first-022",
+    "mut30-single-round-blocked-no-winner": "singletie-001",
 }
 
 
@@ -2178,6 +2195,7 @@ def test_every_mutant_has_a_witness() -> None:
     from mtrain.conformance.mutants.tenth_reading import TENTH_READING
     from mtrain.conformance.mutants.third_reading import THIRD_READING
     from mtrain.conformance.mutants.thirteenth_reading import THIRTEENTH_READING
+    from mtrain.conformance.mutants.thirtieth_reading import THIRTIETH_READING
     from mtrain.conformance.mutants.twelfth_reading import TWELFTH_READING
     from mtrain.conformance.mutants.twentieth_reading import TWENTIETH_READING
     from mtrain.conformance.mutants.twenty_eighth_reading import TWENTY_EIGHTH_READING
@@ -2214,7 +2232,8 @@ def test_every_mutant_has_a_witness() -> None:
                                                         *TWENTY_SIXTH_READING,
                                                         *TWENTY_SEVENTH_READING,
                                                         *TWENTY_EIGHTH_READING,
-                                                        *TWENTY_NINTH_READING)}
+                                                        *TWENTY_NINTH_READING,
+                                                        *THIRTIETH_READING)}
     assert set(KILLED_BY).isdisjoint(OUTSIDE_KILLED_BY)
     assert set(KILLED_BY.values()) <= set(BY_ID)
     assert set(OUTSIDE_KILLED_BY.values()) <= set(_corpus_by_id())
