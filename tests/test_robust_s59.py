@@ -1,7 +1,8 @@
 """Bad inputs and misbehaving processes, round 32 (robust-s59): a pool worker that died
 (SIGKILL, the OOM killer, a default SIGTERM) left fuzz and mutants waiting for its lost
 task for ever, past --max-seconds and at 0 CPU, the pool starting worker after worker in
-its place (forking.imap: WorkerDied, a failure of the harness reported as such)."""
+its place (forking.imap: WorkerDied, a failure of the harness reported as such); fuzz's
+reproducer check counted an exception of the harness itself as the implementation's crash."""
 
 from __future__ import annotations
 
@@ -12,11 +13,14 @@ import subprocess
 import sys
 import textwrap
 from pathlib import Path
+from typing import Any
 
 import pytest
 from procwatch import BOUND
 
-from mtrain.conformance import forking
+from mtrain.conformance import forking, runner
+from mtrain.conformance.adapter import ReferenceImplementation
+from mtrain.conformance.fuzz import reproducer
 
 posix = pytest.mark.skipif(not Path("/proc/self/environ").exists(),
                            reason="process groups and /proc are Linux's")
@@ -71,3 +75,39 @@ def test_imap_raises_when_a_worker_dies_and_passes_results_otherwise() -> None:
         with pytest.raises(forking.WorkerDied, match="killed by SIGKILL"):
             list(forking.imap(pool, _die_on, [0, 1, 2, 3]))
         pool.terminate()
+
+
+# --- 2. fuzz's reproducer check: which side raised -----------------------------------------
+
+DEAL = Path(__file__).resolve().parents[1] / "conformance" / "fixtures" / "deal" / "double-15.yaml"
+
+
+class _DealRaises(ReferenceImplementation):
+    """An in-process implementation that crashes on every deal."""
+
+    def deal(self, *args: Any, **kwargs: Any) -> Any:
+        raise ZeroDivisionError("its own bug")
+
+
+_run_fixture = runner.run_fixture
+
+
+def _harness_fails(fx: Any, impl: Any) -> Any:
+    """run_fixture, failing in the harness itself before it asks the implementation."""
+    if isinstance(impl, _DealRaises):
+        raise KeyError("the harness's bug")
+    return _run_fixture(fx, impl)
+
+
+def test_reproducer_check_tells_a_harness_error_from_the_implementations_crash(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    path = tmp_path / "x.yaml"
+    path.write_text(DEAL.read_text())
+    crashed = reproducer.check(path, DEAL.read_text(), _DealRaises(), "crasher")
+    # its crash, raised within its own deal: reproduced (it does not pass), no harness error
+    assert not any("harness" in p or "passes against" in p for p in crashed.problems), \
+        crashed.problems
+    monkeypatch.setattr(reproducer, "run_fixture", _harness_fails)
+    failed = reproducer.check(path, DEAL.read_text(), _DealRaises(), "crasher")
+    assert any("the harness itself failed (KeyError" in p for p in failed.problems), \
+        failed.problems
