@@ -26,7 +26,7 @@ import select
 import signal
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from multiprocessing import spawn
 from multiprocessing.connection import wait
@@ -229,6 +229,51 @@ def _empty_while(task_handler: threading.Thread, fd: int) -> None:
             while os.read(fd, 1 << 16):
                 pass
         task_handler.join(0.01)
+
+
+class WorkerDied(RuntimeError):
+    """A pool's worker ended while the run still needed it (killed by a signal of no
+    handler: SIGKILL, the OOM killer, a SIGTERM before its handler was set): the harness's
+    own process, not the implementation's. The task it held is lost to the pool, which
+    waited for that result for ever."""
+
+
+WATCH_SECONDS = 0.5
+"""How often a run waiting for its workers' results looks whether one of them died."""
+
+
+def imap(pool: Pool, func: Callable[[Any], Any], items: Iterable[Any]) -> Iterator[Any]:
+    """`pool.imap(func, items)`, one item a task, the results in order; raises WorkerDied
+    when a worker ends before the last result (a Pool has no maxtasksperchild here: its
+    workers end only when it is closed), instead of waiting for a lost task for ever."""
+    workers = list(pool._pool)  # type: ignore[attr-defined]
+    results = pool.imap(func, items)
+    seen = {id(w): w for w in workers}
+    while True:
+        try:
+            yield results.next(WATCH_SECONDS)
+        except StopIteration:
+            return
+        except multiprocessing.TimeoutError:
+            for worker in list(pool._pool):  # type: ignore[attr-defined]
+                seen.setdefault(id(worker), worker)  # a dead one the pool reaped stays here
+            dead = [w for w in seen.values() if w.exitcode is not None]
+            if dead or len(seen) > len(workers):  # one more: the pool replaced a dead one
+                raise WorkerDied(_died(dead[0] if dead else None)) from None
+
+
+def _died(worker: BaseProcess | None) -> str:
+    code = 0 if worker is None else worker.exitcode or 0
+    how = f"exited with status {code}" if worker is not None else "ended"
+    if code < 0:
+        try:
+            how = f"was killed by {signal.Signals(-code).name}"
+        except ValueError:  # a signal Python has no name for
+            how = f"was killed by signal {-code}"
+    pid = "" if worker is None else f" (pid {worker.pid})"
+    return (f"a worker process of the harness{pid} {how} before the run's "
+            "end, with the task it held: the run is cut short (a failure of the harness's "
+            "process, charged to no clause)")
 
 
 def new_pool(ctx: BaseContext, processes: int, initializer: Any = None,

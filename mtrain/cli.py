@@ -224,6 +224,13 @@ def _main(argv: Sequence[str] | None) -> int:
     except (InputError, SpecError) as e:  # may quote an implementation: escaped
         print(f"mtrain {args.command}: {shown(cut_long_runs(str(e)))}", file=sys.stderr)
         return 2
+    except RuntimeError as e:  # a pool's worker died (forking.WorkerDied): the harness's
+        from mtrain.conformance.forking import WorkerDied
+
+        if not isinstance(e, WorkerDied):
+            raise
+        print(f"mtrain {args.command}: {e}", file=sys.stderr)
+        return 1
     except BrokenPipeError:  # the output was cut short: the command did not finish
         quiet_stdout()
         return 1

@@ -217,6 +217,17 @@ def off_rotation(fx: Fixture, ctx: Context) -> list[str]:
             "seat is which"]
 
 
+def raised_within(e: BaseException, impls: tuple[object, ...]) -> bool:
+    """Whether `e` came out of a call to one of `impls` (a frame of its traceback is one of
+    their methods'), not from the harness around them (which reached no such call)."""
+    tb = e.__traceback__
+    while tb is not None:
+        if any(tb.tb_frame.f_locals.get("self") is i for i in impls):
+            return True
+        tb = tb.tb_next
+    return False
+
+
 def check(path: Path, text: str, impl: Implementation, label: str,
           ctx: Context | None = None) -> Checked:
     """A reproducer about to be written, checked: it must load, be a possible table, pass
@@ -252,6 +263,7 @@ def check(path: Path, text: str, impl: Implementation, label: str,
         for o in ran:
             if o.status != "pass":
                 problems.append(f"the reference does not pass it ({o.status}): {o.message}")
+        judged = impl
         try:
             if ctx is not None and ctx.unknown:
                 # as conform runs it under the engine's own rules (pool.py): the checks
@@ -259,13 +271,18 @@ def check(path: Path, text: str, impl: Implementation, label: str,
                 # where conform charges it (layover's round ended early at 9+ players,
                 # END-3, was charged SCORE-1: the stand-in's blank values, not its own,
                 # judged the hands of that blocked round)
-                outcomes = [run_one(fx, ctx.rs, entry, own_checks(impl, ctx.rs, ctx.declared),
+                judged = own_checks(impl, ctx.rs, ctx.declared)
+                outcomes = [run_one(fx, ctx.rs, entry, judged,
                                     own=tuple(sorted(ctx.unknown)))]
             else:
                 outcomes = ([run_one(fx, ctx.rs, entry, impl)] if own and ctx
                             else list(run_fixture(fx, impl)))
-        except Exception:  # an in-process implementation raising on it: its crash,
+        except Exception as e:  # an in-process implementation raising on it: its crash,
             outcomes = []   # reproduced (fuzz's `exception on apply` findings)
+            if not raised_within(e, (impl, judged)):  # the harness's own: nothing shown
+                problems.append(f"checking it against {label}, the harness itself failed "
+                                f"({type(e).__name__}: {shown(str(e))}): not the "
+                                "implementation's crash, and nothing reproduced")
         for o in outcomes:
             aside = own_step_refused(o, entry)  # not applicable as conform runs it
             if aside is not None:

@@ -23,7 +23,14 @@ from mtrain.conformance.adapter import JSON, Implementation, ReferenceImplementa
 from mtrain.conformance.child import exit_code_of, kill_all_at_once
 from mtrain.conformance.declaration import declared_ruleset, unsupported
 from mtrain.conformance.defaults import DEFAULT_TIMEOUT, FUZZ_OUT
-from mtrain.conformance.forking import EXIT_SECONDS, finish, new_pool, pool_context
+from mtrain.conformance.forking import (
+    EXIT_SECONDS,
+    WorkerDied,
+    finish,
+    imap,
+    new_pool,
+    pool_context,
+)
 from mtrain.conformance.fuzz.asking import Session
 from mtrain.conformance.fuzz.findings import Group, _add, _remove, one_per_bug
 from mtrain.conformance.fuzz.plans import GamePlan, first_of_rule_set, plan_game, tables
@@ -176,6 +183,7 @@ class FuzzReport:
     stopped: str | None = None  # why games were left unplayed
     broken: bool = False  # the implementation failed too often: play stopped
     interrupted: KeyboardInterrupt | None = None  # SIGINT or SIGTERM stopped the run
+    harness_error: str | None = None  # the harness itself failed (a worker died): cut short
     errors: list[str] = field(default_factory=list)
     """Errors of the protocol no step's answer showed: a line written after the last
     answer of the games (that request answered twice), found at a shutdown (_settled)"""
@@ -300,7 +308,7 @@ def _results(target: Target, session: Session, plans: Sequence[GamePlan], jobs: 
     with new_pool(ctx, jobs, _worker_init, (target, stop, session.follow, session.deadline,
                                           counts, known_here())) as pool:
         try:
-            for result in pool.imap(_worker_game, plans):
+            for result in imap(pool, _worker_game, plans):  # WorkerDied: not waited for
                 yield result, stop_pool
         except BaseException:  # an interrupt: do not wait for the games under way
             pool.terminate()  # (which waits for the workers, each adding to `counts`)
@@ -455,6 +463,9 @@ def fuzz(target: Target, variants: Sequence[str] | Chooser, games: int, seed: in
                 stop(result.index)
             if progress is not None:
                 progress(1)
+    except WorkerDied as e:  # the harness's own failure: charged to no implementation
+        report.harness_error = str(e)
+        report.stopped = "a worker process of the harness died"
     except KeyboardInterrupt as e:  # SIGINT, SIGTERM: what was found so far is kept
         report.interrupted = e
         report.stopped = f"interrupted ({exit_name(e)})"
@@ -478,8 +489,9 @@ def fuzz(target: Target, variants: Sequence[str] | Chooser, games: int, seed: in
     report.groups = sorted(groups.values(), key=lambda g: (g.first.game, g.first.round,
                                                            g.first.step, g.signature))
     for group in report.new:
-        if report.interrupted is not None or report.broken:
+        if report.interrupted is not None or report.broken or report.harness_error:
             why = ("the run was interrupted" if report.interrupted is not None
+                   else "a worker process of the harness died" if report.harness_error
                    else "the implementation kept failing")
             group.problems.append(f"written as found, not shrunk or checked: {why}")
         else:

@@ -18,7 +18,7 @@ from mtrain.conformance import runner
 from mtrain.conformance.adapter import JSON, Implementation, ruleset_json
 from mtrain.conformance.child import quiet_worker
 from mtrain.conformance.fixture import Fixture
-from mtrain.conformance.forking import new_pool, pool_context
+from mtrain.conformance.forking import imap, new_pool, pool_context
 from mtrain.conformance.mutants.catalogue import MUTANTS, check_names
 from mtrain.conformance.mutants.implementation import (
     CheckedMutant,
@@ -105,7 +105,7 @@ def run_mutants(fixtures: Sequence[Fixture], names: Sequence[str] | None = None,
         try:
             with new_pool(ctx, min(jobs, len(chosen)), _worker_init,
                           () if forked else (runs, enough)) as pool:
-                lists = pool.map(_forked_kills, chosen, chunksize=1)
+                lists = list(imap(pool, _forked_kills, chosen))  # a worker's death: raised
         finally:
             _FORKED.clear()
     else:

@@ -332,6 +332,9 @@ def _run(args: argparse.Namespace, target: Target, impl: Implementation,
         from mtrain.conformance.child import exit_code_of
 
         return exit_code_of(report.interrupted)
+    if report.harness_error is not None:  # its findings so far listed: the run is no pass
+        print(f"mtrain fuzz: {report.harness_error}", file=sys.stderr)
+        return 1
     failed = untested(report)
     if failed is not None:
         print(f"mtrain fuzz: {failed}", file=sys.stderr)
@@ -480,7 +483,8 @@ def report_json(report: FuzzReport, target: Target, seed: int) -> JSON:
             "ended_early": report.cut, "setups": report.setups,
             "match_rounds": report.match_rounds,
             "findings": [group(g) for g in report.groups],
-            "errors": report.errors, "warnings": report.warnings}
+            "errors": report.errors, "warnings": report.warnings,
+            "harness_error": report.harness_error}
 
 
 def _top(counts: dict[str, int], k: int = 5) -> list[tuple[str, int]]:
