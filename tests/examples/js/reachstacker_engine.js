@@ -43,7 +43,8 @@
 //     play anywhere they may, one tile a turn. The engine's placer (above) has had their
 //     first turn: that is where the two rules meet. A refusal by this rule names no clause.
 //
-// Planted bugs, all on with --bugs (and with nothing), off with --fixed; each names the
+// Planted bugs, all on with --bugs (and with nothing), off with --fixed (--bug=NAME: that
+// one alone); each names the
 // clause it breaks (written before any suite command ran on it):
 //   1. "one-train-draw" (breaks TURN-3): after drawing, the drawn tile is listed on the
 //      first train it fits only (the personal trains by seat, then the Mexican), as if
@@ -70,7 +71,12 @@ const OPTIONS = {
 };
 
 const argv = process.argv.slice(2);
-const BUGS = !argv.includes('--fixed');
+// --bug=NAME turns on that planted bug alone
+const ONLY = argv.filter((a) => a.startsWith('--bug=')).map((a) => a.slice(6));
+const ON = (name) => !argv.includes('--fixed') && (!ONLY.length || ONLY.includes(name));
+const BUG_DRAW = ON('one-train-draw');
+const BUG_MARKER = ON('marker-anywhere');
+const BUG_ORDER = ON('newest-first');
 
 class BadRequest extends Error {}
 class RefusedSetup extends Error {
@@ -256,7 +262,7 @@ function access(g) {
   }
   const duty = g.open.filter((r) => !g.turnDoubles.includes(r) && binds(g, r));
   if (duty.length) {
-    const must = BUGS ? duty[duty.length - 1] : duty[0]; // DBL-7: oldest first
+    const must = BUG_ORDER ? duty[duty.length - 1] : duty[0]; // DBL-7: oldest first
     return {
       open: [must],
       closed: (t) => (t === must ? null : duty.includes(t) ? 'DBL-7' : 'DBL-6'),
@@ -278,7 +284,7 @@ function plays(g) {
     for (const train of open) {
       if (fits(tile, trainOf(g, train).end)) {
         out.push({ type: 'play', tile: key(tile), train });
-        if (BUGS && g.drawn !== null) break; // bug 1: one train for the drawn tile
+        if (BUG_DRAW && g.drawn !== null) break; // bug 1: one train for the drawn tile
       }
     }
   }
@@ -375,7 +381,7 @@ function perform(g, a) {
   const far = tile[0] === near ? tile[1] : tile[0];
   line.tiles.push([near, far]);
   line.end = far;
-  if (train === seat || BUGS) g.trains[seat].marker = false; // MARK-3 (bug 2: any train)
+  if (train === seat || BUG_MARKER) g.trains[seat].marker = false; // MARK-3 (bug 2: any train)
   if (g.open.includes(train)) {
     g.open = g.open.filter((r) => r !== train);
     g.turnDoubles = g.turnDoubles.filter((r) => r !== train);
