@@ -79,6 +79,7 @@ const BUG_MARKER = ON('marker-anywhere');
 const BUG_ORDER = ON('newest-first');
 
 class BadRequest extends Error {}
+class Unsupported extends Error {}
 class RefusedSetup extends Error {
   constructor(message, clause) { super(message); this.clause = clause; }
 }
@@ -135,8 +136,8 @@ function readState(s) {
   if (!(n in TABLE)) {
     throw new RefusedSetup(`reachstacker deals to 3 to 8 players, not ${n}`, 'DEAL-7');
   }
-  if (g.phase === 'engine' || g.phase === 'chain') {
-    throw new BadRequest(`state.phase: reachstacker never has a '${g.phase}' phase`);
+  if (g.phase === 'engine' || g.phase === 'chain') { // a table its own rules never reach
+    throw new Unsupported(`reachstacker never has a '${g.phase}' phase`);
   }
   g.n = n;
   g.hands = hands.map((h, i) => list(h, `state.hands[${i}]`).map((t) => parseTile(t, `state.hands[${i}]`)));
@@ -456,9 +457,10 @@ rl.on('line', (line) => {
   } catch (e) {
     let kind = 'internal';
     if (e instanceof SyntaxError || e instanceof BadRequest) kind = 'bad-request';
+    if (e instanceof Unsupported) kind = 'unsupported';
     const error = { kind, message: String(e.message) };
     if (e instanceof RefusedSetup) { error.kind = 'refused-setup'; error.clause = e.clause; }
-    if (kind === 'internal' && !(e instanceof RefusedSetup)) process.stderr.write(`${e.stack}\n`);
+    if (kind === 'internal' && !(e instanceof RefusedSetup) && !(e instanceof Unsupported)) process.stderr.write(`${e.stack}\n`);
     answer = { ok: false, error };
   }
   const id = req && typeof req === 'object' && Number.isInteger(req.id) ? req.id : null;
