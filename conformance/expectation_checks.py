@@ -133,7 +133,7 @@ def check(exp: Expectation, rj: JSON, state: JSON, impl: Implementation,
                                    and a not in extra for a in actual))
             # a drawn tile's plays missing that the engine offers for that tile held
             # without the draw: the drawn tile's rule narrowed them (TURN-3, drawn_probe)
-            moment = referee is not None and drawn_moment(impl, rj, state, missing)
+            moment = referee is not None and drawn_moment(impl, rj, state, missing, actual)
             # a cover missing where the engine offers what a release too early leaves
             # (DBL-12 one tile early, DBL-9 counted early): that release, not a closed
             # train
