@@ -2025,6 +2025,44 @@ COALING = Engine(
     charged={"round-robin": "DEAL-1", "closed-cover": "TRAIN-6", "sixteen-rounds": "MATCH-1"},
     games=2,
 )
+REACHSTACKER = Engine(
+    "reachstacker",
+    # in JavaScript for node (a readline loop, a plain Game object read afresh from each
+    # request), written from docs/protocol.md and the clause texts alone (session 59,
+    # tests/test_house59.py): meant for a double-13 box, which the suite does not know
+    # (its first run stopped at once, saying so), so on double-10 for 3 to 8 players with
+    # a table of its own, SEAT-4's start, and two house rules that meet: the highest
+    # double dealt is the engine, its placing the holder's first turn, the round's own
+    # double taken from the boneyard when nobody holds one (`engine_procedure: other`);
+    # a first turn lays only on one's own train (`first_turn: other`). Bugs off: 1,208
+    # pass, 33 not applicable (19 its first turn, 12 its engine, 1 both, 1 a step its own
+    # rule refuses), 339 fixtures at counts its table lacks; fuzz (12 games, seed 1)
+    # nothing. Bugs on: bug 1 (a drawn tile listed on the first train it fits only)
+    # TURN-3, 96 (35 of them charged TRAIN-4, TRAIN-5 or DBL-9 until drawn_probe.py);
+    # bug 2 (the owner's marker off wherever they play) MARK-3, 15; bug 3 (the newest
+    # open double covered first) DBL-7, 14 and DBL-9 1. identify, by hand: see
+    # tests/test_house59.py's docstring
+    shows={"one-train-draw": r"\Alegal actions missing: play \S+ on (\d+|mexican)$",
+           "marker-anywhere": r"^marked: expected \[[\d, ]*\], got \[[\d, ]*\]$",
+           "newest-first": r"was accepted; the rules refuse it \(DBL-7\)$"},
+    fuzz={"one-train-draw": r"^forbids play \((TURN-3|TRAIN-4|DBL-9)\)$",
+          "marker-anywhere": r"^after play: marked$",
+          "newest-first": r"^(forbids|allows) play \(DBL-7\)$"},
+    found=(),
+    least=1200,
+    truth={"tile_set": "double-10", "hand_sizes": "custom", "engine_procedure": "other",
+           "starting_seat": "after-engine", "first_turn": "other",
+           "mexican_first_turn": "anyone", "own_train_first": "not-required",
+           "doubles": "open", "follow_up": "anywhere", "double_order": "oldest-first",
+           "uncoverable_double": "released", "marker_removal": "owner-plays-own",
+           "draw_rule": "draw-one", "blocked_round": "full-round-of-passes",
+           "scoring": "penalty", "blank_values": "face", "tie_rule": "shared"},
+    # (bug 3 on play43-001, whose oldest double lacks one tile of its release, is read as
+    # the release counted a tile early, DBL-9: move_charges.released_one_short)
+    charged={"one-train-draw": "TURN-3", "marker-anywhere": "MARK-3",
+             "newest-first": ("DBL-7", "DBL-9")},
+    node=True,
+)
 ENGINES = [CANTINA, SIXES, RAILYARD, SHED, NINEPINS, CABOOSE, JUNCTION, ROUNDHOUSE, HUMP,
            TANDEM, SWITCHBACK, TURNTABLE, SIGNALBOX, SIDING, SEMAPHORE, INTERLOCK, TENWHEELER,
            COUPLING, PULLMAN, FLAGSTOP, TENDER, VIADUCT, BALLAST, TRESTLE, LAYOVER, MARSHAL,
@@ -2064,6 +2102,8 @@ ENGINES = [CANTINA, SIXES, RAILYARD, SHED, NINEPINS, CABOOSE, JUNCTION, ROUNDHOU
                GXX is None, reason="g++ is not installed: wye is a C++ engine")),
            pytest.param(BOGEY, id=BOGEY.name, marks=pytest.mark.skipif(
                TCLSH is None, reason="tclsh is not installed: bogey is a Tcl engine")),
+           pytest.param(REACHSTACKER, id=REACHSTACKER.name, marks=pytest.mark.skipif(
+               NODE is None, reason="node is not installed: reachstacker is a JavaScript engine")),
            COALING]
 
 
