@@ -1280,10 +1280,12 @@ BALLAST = Engine(
     # a double one tile short of its release was read as released early, move_charges.py
     # released_one_short), bug 2 `allows play (DBL-6)`, or DBL-9 where the double on the
     # mover's own train lacks one tile (the same list either way). Bug 3 (a
-    # drawn tile kept off marked trains, TURN-3) is charged to the marker's access where
+    # drawn tile kept off marked trains, TURN-3) was charged to the marker's access where
     # the legal list leaves the play out (TRAIN-4, 51: one table cannot tell it from a
     # marked train closed to every tile), to TURN-3 where a step plays it (12), and to the
-    # release (DBL-9, 2) where a released double lies open; fuzz alike (two findings)
+    # release (DBL-9, 2) where a released double lies open; since drawn_probe.py (session
+    # 59: the same table asked without the draw) TURN-3 56, TRAIN-4 10 (the drawn tile
+    # offered nowhere, a pass in its place); fuzz alike (two findings)
     shows={"nine-of-ten": "",  # its messages are bug 2's (see above)
            "own-double-free": r"the rules refuse it \(DBL-6\)",
            "drawn-home": r"^legal actions missing: play|was refused: not allowed here"},
