@@ -117,15 +117,3 @@ def test_a_marked_train_closed_at_every_moment_is_still_its_access(tmp_path: Pat
     """An engine that keeps the marked train closed without the draw too: the probe
     finds the play missing there as well, so the charge stays the marker's access."""
     assert _charges(tmp_path, "ClosedMarked", MARKED) == {"h59-marked-001": ["TRAIN-4"]}
-
-
-def test_identify_tells_deals_apart_by_who_has_a_first_turn_to_come() -> None:
-    """reachstacker deals as highest-double-held deals, hand for hand, but its placing of
-    the engine is the holder's first turn: identify read its procedure as highest-double-
-    held, `measured`, and said it declared other rules than it plays. Two deals that
-    differ in the seats with a first turn to come are not alike (in any order)."""
-    from mtrain.conformance.identify.measure import _shown
-    dealt = {"hands": [["5-5", "3-1"], ["4-2"]], "boneyard": ["2-0"], "engine_placed": True,
-             "phase": "start", "seat": 1, "starter": 1, "first_turns": [0, 1]}
-    assert _shown({**dealt, "first_turns": [1, 0]}) == _shown(dealt)
-    assert _shown({**dealt, "first_turns": [1]}) != _shown(dealt)

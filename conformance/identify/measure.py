@@ -47,8 +47,7 @@ NOT_DEALT = (HarnessError, RefusedSetup, Unsupported, ValueError, KeyError, Type
 """What an answer to a deal may be instead of a state: each says the deal was not made."""
 
 COMPARED = ("engine_placed", "phase", "seat", "starter")
-"""The fields of a dealt state compared with the rules' deal, besides hands, boneyard and
-the seats with a first turn to come (a set: an answer lists them in any order)."""
+"""The fields of a dealt state compared with the rules' deal, besides hands and boneyard."""
 
 
 @dataclass
@@ -457,16 +456,14 @@ def _strong_apart(rest: list[str], n: int, size: int) -> list[str]:
 
 
 def _shown(state: Any) -> Any:
-    """What a deal's answer is compared by: hands (as sets), boneyard, the engine's place,
-    who moves first and who has a first turn to come (a placing of one's own may be a
-    first turn: reachstacker, tests/test_house59.py); None for no deal."""
+    """What a deal's answer is compared by: hands (as sets), boneyard, the engine's place
+    and who moves first; None for no deal."""
     if not isinstance(state, dict):
         return None
     try:
         return (tuple(tuple(sorted(_canonical(str(t)) for t in h)) for h in state["hands"]),
                 tuple(_canonical(str(t)) for t in state["boneyard"]),
-                tuple(state.get(k) for k in COMPARED),
-                tuple(sorted(state.get("first_turns") or ())))
+                tuple(state.get(k) for k in COMPARED))
     except (KeyError, TypeError, ValueError, AttributeError):
         return None
 
