@@ -14,6 +14,7 @@ from mtrain.conformance.adapter import JSON, Implementation, Refused, Unsupporte
 from mtrain.conformance.attribution import Referee
 from mtrain.conformance.divergence import end_aside, ended_blocked
 from mtrain.conformance.double_plays import laid_aside
+from mtrain.conformance.drawn_probe import drawn_moment
 from mtrain.conformance.fixture import Expectation
 from mtrain.conformance.last_bone import counts_bones
 from mtrain.conformance.match_over import holds_match_over
@@ -130,12 +131,15 @@ def check(exp: Expectation, rj: JSON, state: JSON, impl: Implementation,
                        and all(referee.opens_mexican(None, a) for a in missing)
                        and not any(a.startswith("play ") and a.endswith(" on mexican")
                                    and a not in extra for a in actual))
+            # a drawn tile's plays missing that the engine offers for that tile held
+            # without the draw: the drawn tile's rule narrowed them (TURN-3, drawn_probe)
+            moment = referee is not None and drawn_moment(impl, rj, state, missing, actual)
             # a cover missing where the engine offers what a release too early leaves
             # (DBL-12 one tile early, DBL-9 counted early): that release, not a closed
             # train
             early = (referee.release_offered(sorted(actual))
                      if closed and referee is not None else None)
-            charge(early if early else "TRAIN-6" if closed else
+            charge("TURN-3" if moment else early if early else "TRAIN-6" if closed else
                    referee.marker_access() if marked and referee else
                    referee.mexican_access() if mexican and referee else
                    referee.opening_rule(sorted(missing), sorted(actual)) if opening and referee else
