@@ -197,14 +197,21 @@ def constraint(model: Model, pieces: Sequence[Piece], outcomes: Sequence[str | N
     # (MATCH-2) were read as its own train rule, `other` on their two fixtures at no cost;
     # not one the engine was seen to play outside the bracket (`unbracketed`)
     bracketed = BRACKETS.keys() - unbracketed
-    own = [model.eq(o, OTHER) for o in sorted(set(depends(held)) | (read - bracketed))
-           if o in free]
+    # an option that changes the outcomes only by values under which no entry holds
+    # (`vacuous`) is no rule the fixture tells: played `other`, declared so or not, it
+    # explains no failure
+    empty = vacuous(held, seen)
+    own = [model.eq(o, OTHER) for o in sorted((set(depends(held)) | (read - bracketed))
+                                              - empty) if o in free]
     inside: list[Any] = []
     live: dict[tuple[int, ...], list[Mapping[str, frozenset[str]]]] = {}
     for p in cells:
         # (an option of `only` stands for the values it names, as they have the table or
-        # not; any other, not for a value whose rules never have it: lacks_table)
+        # not; any other, not for a value whose rules never have it: lacks_table, nor
+        # for one under which no entry holds where it changes nothing else: `vacuous`)
         lacks = lacks_table(p, pieces, seen, live)
+        if empty and all(p.outcomes[i] == "fail" for i, _ in seen):
+            lacks |= empty
         inside.append(model.inside(p.region, [
             o for o in escapable
             if (p.region.get(o, only[o]) & only[o] if o in only else o not in lacks)]))
@@ -329,6 +336,21 @@ def tested(pieces: Sequence[Piece], outcomes: Sequence[str | None]) -> list[str]
             if all(not a & b for a, b in itertools.combinations(held, 2)):
                 out.append(o)
     return out
+
+
+def vacuous(held: Sequence[Piece], seen: Sequence[tuple[int, str | None]]) -> frozenset[str]:
+    """The options on which a fixture of two entries or more depends (`depends`) only
+    through values under which none of its entries holds: such a value, a rule of one's
+    own standing for it, fits every value of the options the entries tell apart at once
+    (brakeman's release of its own, read as the release after the layer's turn, under
+    which no double binds, fitted 19 tables of its Mexican-first order to both known
+    orders). Whether the engine plays that value is for the fixtures that value holds."""
+    if len(seen) < 2:
+        return frozenset()
+    holding = [p for p in held if any(p.outcomes[i] == "pass" for i, _ in seen)]
+    if not holding or len(holding) == len(held):
+        return frozenset()
+    return frozenset(depends(held)) - frozenset(depends(holding))
 
 
 def depends(pieces: Sequence[Piece]) -> list[str]:
