@@ -86,3 +86,15 @@ def test_an_option_whose_values_hold_entries_apart_is_not_vacuous() -> None:
     assert vacuous(held, [(0, "fail")]) == frozenset()
     # every piece holds some entry: nothing is vacuous
     assert vacuous(held[:6], seen) == frozenset()
+    # no option's values hold the entries apart (one entry holds, under one value): a
+    # value that holds neither is what the fixture tells, not a vacuous fit
+    assert vacuous([held[0], held[6]], seen) == frozenset()
+
+
+def test_an_answer_no_value_gives_is_still_a_rule_of_ones_own() -> None:
+    """Only a failure of every entry fits vacuously: both entries held is an answer no
+    value gives, which a release of one's own may give."""
+    model = Model.of(SPACE)
+    c = constraint(model, order_table(), ("pass", "pass"), FREE)
+    assert holds(model, c, {"doubles": "open", "double_order": "oldest-first",
+                            "uncoverable_double": OTHER})

@@ -199,8 +199,9 @@ def constraint(model: Model, pieces: Sequence[Piece], outcomes: Sequence[str | N
     bracketed = BRACKETS.keys() - unbracketed
     # an option that changes the outcomes only by values under which no entry holds
     # (`vacuous`) is no rule the fixture tells: played `other`, declared so or not, it
-    # explains no failure
-    empty = vacuous(held, seen)
+    # explains no failure of every entry (an answer no value gives is another matter)
+    failed = all(o == "fail" for _, o in seen)
+    empty = vacuous(held, seen) if failed else frozenset()
     own = [model.eq(o, OTHER) for o in sorted((set(depends(held)) | (read - bracketed))
                                               - empty) if o in free]
     inside: list[Any] = []
@@ -218,7 +219,6 @@ def constraint(model: Model, pieces: Sequence[Piece], outcomes: Sequence[str | N
     about = [model.eq(o, OTHER) for o in tested(pieces, outcomes) if o in free]
     if about:  # explained by known values, or else by `other` on what it is about
         model.lean.append(model.any([*(model.inside(p.region) for p in cells), *about]))
-    failed = all(o == "fail" for _, o in seen)
     if failed:
         # an answer no entry gives, on a table whose moment an option decides though its
         # known values agree there (the reference reads it for the trace: what a drawn
@@ -348,9 +348,10 @@ def vacuous(held: Sequence[Piece], seen: Sequence[tuple[int, str | None]]) -> fr
     if len(seen) < 2:
         return frozenset()
     holding = [p for p in held if any(p.outcomes[i] == "pass" for i, _ in seen)]
-    if not holding or len(holding) == len(held):
+    told = frozenset(depends(holding))
+    if not told or len(holding) == len(held):  # no option's values the entries tell apart
         return frozenset()
-    return frozenset(depends(held)) - frozenset(depends(holding))
+    return frozenset(depends(held)) - told
 
 
 def depends(pieces: Sequence[Piece]) -> list[str]:
