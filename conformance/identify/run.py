@@ -167,13 +167,15 @@ def _identify(impl: Implementation, fixtures: Sequence[Fixture] | None,
     def weighed(seen: Sequence[Observation]) -> list[tuple[Any, str]]:
         """Each observation's soft constraint, with the fixture's id."""
         out = []
+        # the values the engine was seen to play their own way, in everything played so far
+        shown = solve.played((parts[o.fixture.id], o.outcomes) for o in observations)
         for o in seen:
             pieces = parts[o.fixture.id]
             free, only, lacking = stand_ins(o, escapable, pieces, having, space)
             o.stands = only
             free = shared.escaping(o, cat, free, only, word)
             c = constraint(model, pieces, o.outcomes, free, own_rules, only, lacking,
-                           moment_options(o.fixture.clauses, cat), unbracketed)
+                           moment_options(o.fixture.clauses, cat), unbracketed, shown)
             if c is not None:
                 out.append((shared.own_match(
                     model, c, o, [opt for opt in free if opt not in only], cat),

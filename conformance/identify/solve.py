@@ -160,7 +160,8 @@ def constraint(model: Model, pieces: Sequence[Piece], outcomes: Sequence[str | N
                only: Mapping[str, frozenset[str]] | None = None,
                lacking: Mapping[str, frozenset[str]] | None = None,
                moments: frozenset[str] = frozenset(),
-               unbracketed: frozenset[str] = frozenset()) -> Any | None:
+               unbracketed: frozenset[str] = frozenset(),
+               shown: Mapping[str, frozenset[str]] | None = None) -> Any | None:
     """The rule sets that pass and fail exactly the entries the engine did (an option
     `other` taking, in this fixture, whichever known value explains it: an engine that
     plays a rule its own way still plays each table somehow); where no rule set does,
@@ -182,7 +183,9 @@ def constraint(model: Model, pieces: Sequence[Piece], outcomes: Sequence[str | N
     whose rules never have the table (ANY) is not contradicted there, but `other` never
     stands for it, nor does an option read only by such values count as one the outcome
     depends on (lacks_table): bugs on tables one value lacks are not a rule of one's own.
-    None when nothing was seen."""
+    `shown`: the values the engine was seen to play their own way (`played`), for which
+    a rule of one's own may stand where no entry holds (`vacuous`). None when nothing was
+    seen."""
     only = only or {}
     seen = [(i, o) for i, o in enumerate(outcomes) if o is not None]
     if not seen:
@@ -201,7 +204,7 @@ def constraint(model: Model, pieces: Sequence[Piece], outcomes: Sequence[str | N
     # (`vacuous`) is no rule the fixture tells: played `other`, declared so or not, it
     # explains no failure of every entry (an answer no value gives is another matter)
     failed = all(o == "fail" for _, o in seen)
-    empty = vacuous(held, seen) if failed else frozenset()
+    empty = vacuous(held, seen, shown) if failed else frozenset()
     own = [model.eq(o, OTHER) for o in sorted((set(depends(held)) | (read - bracketed))
                                               - empty) if o in free]
     inside: list[Any] = []
@@ -338,20 +341,56 @@ def tested(pieces: Sequence[Piece], outcomes: Sequence[str | None]) -> list[str]
     return out
 
 
-def vacuous(held: Sequence[Piece], seen: Sequence[tuple[int, str | None]]) -> frozenset[str]:
+def vacuous(held: Sequence[Piece], seen: Sequence[tuple[int, str | None]],
+            shown: Mapping[str, frozenset[str]] | None = None) -> frozenset[str]:
     """The options on which a fixture of two entries or more depends (`depends`) only
     through values under which none of its entries holds: such a value, a rule of one's
     own standing for it, fits every value of the options the entries tell apart at once
     (brakeman's release of its own, read as the release after the layer's turn, under
     which no double binds, fitted 19 tables of its Mexican-first order to both known
-    orders). Whether the engine plays that value is for the fixtures that value holds."""
+    orders). Whether the engine plays that value is for the fixtures that value holds:
+    not an option one of whose such values the engine was seen to play its own way
+    (`shown`, `played`), where its rule of one's own may well be that value (tender's
+    doubles, ordinary on the layer's own train and open elsewhere, passed 9 tables only
+    ordinary doubles hold, and failed 8 tables of a double laid on its own train whose
+    entries tell follow-ups or orders apart). The catalogue does not tell the two apart:
+    the release after the layer's turn leaves the order nothing to decide (DBL-7 and DBL-8
+    apply under the releases that bind), as ordinary doubles leave the follow-up (DBL-11)."""
     if len(seen) < 2:
         return frozenset()
     holding = [p for p in held if any(p.outcomes[i] == "pass" for i, _ in seen)]
     told = frozenset(depends(holding))
     if not told or len(holding) == len(held):  # no option's values the entries tell apart
         return frozenset()
-    return frozenset(depends(held)) - told
+    out = set()
+    for o in frozenset(depends(held)) - told:
+        values = {v for p in held for v in p.region.get(o, ())}
+        # (a piece that does not pin the option holds an entry under each of its values)
+        vacant = {v for v in values if not any(v in p.region.get(o, (v,)) for p in holding)}
+        if not vacant & (shown or {}).get(o, frozenset()):
+            out.add(o)
+    return frozenset(out)
+
+
+def played(tables: Iterable[tuple[Sequence[Piece], Sequence[str | None]]]
+           ) -> dict[str, frozenset[str]]:
+    """The values each option was seen played its own way, from each fixture's pieces and
+    the engine's outcomes: the value to which every piece holding an entry the engine
+    passed pins the option, where the entry fails (or errs) under another of its values
+    (`vacuous`: a value seen played may be what a rule of one's own plays elsewhere)."""
+    out: dict[str, set[str]] = {}
+    for pieces, outcomes in tables:
+        for i, outcome in enumerate(outcomes):
+            holding = [p for p in pieces if p.outcomes[i] == "pass"] if outcome == "pass" else []
+            if not holding:
+                continue
+            for o, vs in holding[0].region.items():
+                if len(vs) != 1 or any(p.region.get(o) != vs for p in holding):
+                    continue
+                if any(p.outcomes[i] not in ("pass", ANY) and not vs <= p.region.get(o, vs)
+                       for p in pieces):
+                    out.setdefault(o, set()).update(vs)
+    return {o: frozenset(vs) for o, vs in out.items()}
 
 
 def depends(pieces: Sequence[Piece]) -> list[str]:
