@@ -202,7 +202,8 @@ def constraint(model: Model, pieces: Sequence[Piece], outcomes: Sequence[str | N
     bracketed = BRACKETS.keys() - unbracketed
     # an option that changes the outcomes only by values under which no entry holds
     # (`vacuous`) is no rule the fixture tells: played `other`, declared so or not, it
-    # explains no failure of every entry (an answer no value gives is another matter)
+    # explains no failure of every entry (an answer no value gives is another matter),
+    # unless the engine was seen to play such a value elsewhere (`shown`)
     failed = all(o == "fail" for _, o in seen)
     empty = vacuous(held, seen, shown) if failed else frozenset()
     own = [model.eq(o, OTHER) for o in sorted((set(depends(held)) | (read - bracketed))
