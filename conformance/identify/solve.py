@@ -205,7 +205,7 @@ def constraint(model: Model, pieces: Sequence[Piece], outcomes: Sequence[str | N
     # explains no failure of every entry (an answer no value gives is another matter),
     # unless the engine was seen to play such a value elsewhere (`shown`)
     failed = all(o == "fail" for _, o in seen)
-    empty = vacuous(held, seen, shown) if failed else frozenset()
+    empty = vacuous(held, seen, shown, declared) if failed else frozenset()
     own = [model.eq(o, OTHER) for o in sorted((set(depends(held)) | (read - bracketed))
                                               - empty) if o in free]
     inside: list[Any] = []
@@ -343,7 +343,8 @@ def tested(pieces: Sequence[Piece], outcomes: Sequence[str | None]) -> list[str]
 
 
 def vacuous(held: Sequence[Piece], seen: Sequence[tuple[int, str | None]],
-            shown: Mapping[str, frozenset[str]] | None = None) -> frozenset[str]:
+            shown: Mapping[str, frozenset[str]] | None = None,
+            declared: frozenset[str] = frozenset()) -> frozenset[str]:
     """The options on which a fixture of two entries or more depends (`depends`) only
     through values under which none of its entries holds: such a value, a rule of one's
     own standing for it, fits every value of the options the entries tell apart at once
@@ -356,15 +357,27 @@ def vacuous(held: Sequence[Piece], seen: Sequence[tuple[int, str | None]],
     ordinary doubles hold, and failed 8 tables of a double laid on its own train whose
     entries tell follow-ups or orders apart). The catalogue does not tell the two apart:
     the release after the layer's turn leaves the order nothing to decide (DBL-7 and DBL-8
-    apply under the releases that bind), as ordinary doubles leave the follow-up (DBL-11)."""
+    apply under the releases that bind), as ordinary doubles leave the follow-up (DBL-11).
+    Nor an option the engine declares its own (`declared`: `other`) where it declares every
+    option the entries tell apart a known value: a table failed throughout is then either
+    its declared rule of its own taking the table's premise away (as the vacant value
+    does) or a bug against a declared known value; its word chooses the first, and the
+    table is no evidence against the values it declares (a match of 4 rounds declared
+    `other` fails the tie-rule tables of a last round its match never reaches, which
+    single-round fails too; read as vacuous, 39 such tables wrote single-round). Where it
+    declares a told option its own as well, that rule explains the table by itself, and
+    the vacant value stays vacuous (brakeman declares its release and its order its own)."""
     if len(seen) < 2:
         return frozenset()
     holding = [p for p in held if any(p.outcomes[i] == "pass" for i, _ in seen)]
     told = frozenset(depends(holding))
     if not told or len(holding) == len(held):  # no option's values the entries tell apart
         return frozenset()
+    # (a declared rule of one's own may take the premise away where the engine's word
+    # leaves the told options no rule of their own to fail them with)
+    mine = declared if not told & declared else frozenset()
     out = set()
-    for o in frozenset(depends(held)) - told:
+    for o in frozenset(depends(held)) - told - mine:
         values = {v for p in held for v in p.region.get(o, ())}
         # (a piece that does not pin the option holds an entry under each of its values)
         vacant = {v for v in values if not any(v in p.region.get(o, (v,)) for p in holding)}
