@@ -49,6 +49,9 @@ fixtures are reported as a likely bug naming the clause:
   scoring, and was read as `scoring: other`. (A blocked round's count is left to the
   rules: a tie rule of one's own may count such a round.)
 
+- a hand's score that is not its tiles' worths added (SCORE-1, SCORE-5), where the engine
+  declares a known scoring: a probe asks it (additive.py).
+
 Each is told only where the entry checks what the clause decides (the winners against
 the totals it checks, the totals) and fails in nothing else; the round ended with tiles
 to draw, wherever the engine's state shows it, since every entry after it is that end's.
