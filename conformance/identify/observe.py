@@ -22,6 +22,7 @@ from mtrain.conformance.expectation_checks import check
 from mtrain.conformance.fixture import Expectation, Fixture
 from mtrain.conformance.follow_probe import covering_play, refuses
 from mtrain.conformance.identify import shared
+from mtrain.conformance.identify.additive import SUM, Additive
 from mtrain.conformance.identify.cells import Piece
 from mtrain.conformance.identify.found import Observation
 from mtrain.conformance.process import FAILURES, HarnessError
@@ -132,14 +133,15 @@ def tables_had(sent: Ruleset, space: Space) -> Callable[[Fixture, str], frozense
 
 def observe(fixtures: Sequence[Fixture], impl: Implementation, sent: Ruleset,
             progress: Callable[[], None] | None = None,
-            own: Collection[str] = ()) -> list[Observation]:
+            own: Collection[str] = (), sums: Additive | None = None) -> list[Observation]:
     """Play every fixture once, then check each of its entries. An entry is not seen
     where the engine answered `unsupported` or failed (a crash, a timeout, an answer that
     is not one), or where it passes but for a refusal naming no clause (_judged); an
     error answer is its outcome `error`, as the partition has it for
     a table the rules cannot play (a deal from a pool of another engine procedure).
     `own`: the options the engine declares its own (`sent` stands in for them), whose
-    round totals are no departure where they decide a round's worth (as under conform)."""
+    round totals are no departure where they decide a round's worth (as under conform).
+    `sums`: the run's probe of scores that do not add up (additive.py), None for none."""
     rj = ruleset_json(sent)
     out = []
     outer = impl
@@ -194,7 +196,8 @@ def observe(fixtures: Sequence[Fixture], impl: Implementation, sent: Ruleset,
                 charged: list[str] = []
                 problems = _checked(exp, rj_sent, state, impl, sent, nulls, referee,
                                     charged, departed)
-                bug = problems and shared.unshared(fx, exp, rj_sent, state, impl, sent)
+                bug = problems and (shared.unshared(fx, exp, rj_sent, state, impl, sent) or (
+                    sums is not None and sums.bound(exp, rj_sent, state, impl) and SUM))
                 if bug:  # a bug whatever the rules (shared.py): left unread
                     obs.unshared[i] = bug
                     outcomes.append(None)

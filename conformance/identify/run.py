@@ -27,6 +27,7 @@ from typing import Any
 from mtrain.conformance.adapter import Implementation, RefusedSetup
 from mtrain.conformance.fixture import Fixture, load_corpus
 from mtrain.conformance.identify import carried, shared, solve
+from mtrain.conformance.identify.additive import Additive
 from mtrain.conformance.identify.cells import Piece, corpus_pieces, explore_in, narrowed
 from mtrain.conformance.identify.conclude import Until, _conclude, unexplained
 from mtrain.conformance.identify.found import Identification as Identification
@@ -144,12 +145,13 @@ def _identify(impl: Implementation, fixtures: Sequence[Fixture] | None,
     others = per_table(telling, parts, sent, allowed, space)
     advance = step("playing the fixtures", len(telling) + sum(len(fs) for _, fs in others))
     own_rules = frozenset(o for o, v in (declared.choices if declared else ()) if v == OTHER)
-    observations = observe(telling, watched, sent, lambda: advance(1), own_rules)
+    sums = Additive.of(declared)  # scores that do not add up, under a known scoring: a bug
+    observations = observe(telling, watched, sent, lambda: advance(1), own_rules, sums)
     for rs, asked in others:
-        observations += observe(asked, watched, rs, lambda: advance(1), own_rules)
+        observations += observe(asked, watched, rs, lambda: advance(1), own_rules, sums)
     # the tables of rounds its match never deals, asked at rounds it does (carried.py)
     rounds = _carried(observations, watched, sent, space, allowed, own, parts, step,
-                      own_rules)
+                      own_rules, sums)
     now[:] = ["weighing the fixtures played", 0, 0]
     model = Model.of(space)
     # what the solver prefers: the base, and `other` where the engine declares it so
@@ -167,13 +169,15 @@ def _identify(impl: Implementation, fixtures: Sequence[Fixture] | None,
     def weighed(seen: Sequence[Observation]) -> list[tuple[Any, str]]:
         """Each observation's soft constraint, with the fixture's id."""
         out = []
+        # the values the engine was seen to play their own way, in everything played so far
+        shown = solve.played((parts[o.fixture.id], o.outcomes) for o in observations)
         for o in seen:
             pieces = parts[o.fixture.id]
             free, only, lacking = stand_ins(o, escapable, pieces, having, space)
             o.stands = only
             free = shared.escaping(o, cat, free, only, word)
             c = constraint(model, pieces, o.outcomes, free, own_rules, only, lacking,
-                           moment_options(o.fixture.clauses, cat), unbracketed)
+                           moment_options(o.fixture.clauses, cat), unbracketed, shown)
             if c is not None:
                 out.append((shared.own_match(
                     model, c, o, [opt for opt in free if opt not in only], cat),
@@ -243,7 +247,7 @@ def _identify(impl: Implementation, fixtures: Sequence[Fixture] | None,
             parts[fx.id] = asked_alike(fx, parts[fx.id], sent, allowed, space)
         seen = observe(more, watched, sent,
                        functools.partial(step("playing situations from play", len(more)), 1),
-                       own_rules)
+                       own_rules, sums)
         observations += seen
         now[:] = ["weighing the situations played", 0, 0]
         soft += weighed(seen)
@@ -255,7 +259,7 @@ def _identify(impl: Implementation, fixtures: Sequence[Fixture] | None,
 def _carried(observations: list[Observation], watched: Watched, sent: Ruleset,
              space: Space, allowed: Region, own: tuple[tuple[int, int], ...] | None,
              parts: dict[str, list[Piece]], step: Callable[[str, int], Callable[[int], None]],
-             own_rules: frozenset[str]) -> dict[int, int]:
+             own_rules: frozenset[str], sums: Additive) -> dict[int, int]:
     """The tables the engine refused at rounds its match never deals, carried to rounds it
     deals (carried.py) and played, those that tell rule sets apart, their observations
     added to `observations`; the last round it deals at each player count of those tables
@@ -284,7 +288,7 @@ def _carried(observations: list[Observation], watched: Watched, sent: Ruleset,
             parts[fx.id] = pieces
             asked.append(fx)
     advance = step("playing fixtures carried to the rounds it deals", len(asked))
-    observations += observe(asked, watched, sent, lambda: advance(1), own_rules)
+    observations += observe(asked, watched, sent, lambda: advance(1), own_rules, sums)
     return rounds
 
 

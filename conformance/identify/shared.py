@@ -49,6 +49,9 @@ fixtures are reported as a likely bug naming the clause:
   scoring, and was read as `scoring: other`. (A blocked round's count is left to the
   rules: a tie rule of one's own may count such a round.)
 
+- a hand's score that is not its tiles' worths added (SCORE-1, SCORE-5), where the engine
+  declares a known scoring: a probe asks it (additive.py).
+
 Each is told only where the entry checks what the clause decides (the winners against
 the totals it checks, the totals) and fails in nothing else; the round ended with tiles
 to draw, wherever the engine's state shows it, since every entry after it is that end's.
@@ -63,6 +66,7 @@ from typing import Any, TypeGuard
 from mtrain.conformance.adapter import JSON, Implementation, RefusedSetup, Unsupported
 from mtrain.conformance.expectation_checks import check
 from mtrain.conformance.fixture import Expectation, Fixture
+from mtrain.conformance.identify.additive import SUM
 from mtrain.conformance.identify.found import Observation, counted
 from mtrain.conformance.identify.solve import Model
 from mtrain.conformance.process import HarnessError
@@ -91,9 +95,11 @@ SAID = {"MATCH-2": "the match's winners are not on the lowest total",
         BLOCKED: "the round goes on where every blocked_round value has ended it blocked",
         OUTS: "the rounds won are not the table's plus one for the seat that went out",
         EARLY: "the round ends blocked while the boneyard still holds tiles, where every "
-               "blocked_round value plays on"}
+               "blocked_round value plays on",
+        SUM: "a tile adds to a hand's score what the rest of the hand decides (additive.py), "
+             "which no known scoring does"}
 """Each bug, in words, by its key (the clauses it breaks, but for EARLY: CLAUSES)."""
-CLAUSES = {EARLY: BLOCKED, OUTS: "END-1, MATCH-5"}
+CLAUSES = {EARLY: BLOCKED, OUTS: "END-1, MATCH-5", SUM: "SCORE-1, SCORE-5"}
 """The clauses of a bug whose key is not its clauses."""
 
 

@@ -160,7 +160,8 @@ def constraint(model: Model, pieces: Sequence[Piece], outcomes: Sequence[str | N
                only: Mapping[str, frozenset[str]] | None = None,
                lacking: Mapping[str, frozenset[str]] | None = None,
                moments: frozenset[str] = frozenset(),
-               unbracketed: frozenset[str] = frozenset()) -> Any | None:
+               unbracketed: frozenset[str] = frozenset(),
+               shown: Mapping[str, frozenset[str]] | None = None) -> Any | None:
     """The rule sets that pass and fail exactly the entries the engine did (an option
     `other` taking, in this fixture, whichever known value explains it: an engine that
     plays a rule its own way still plays each table somehow); where no rule set does,
@@ -182,7 +183,9 @@ def constraint(model: Model, pieces: Sequence[Piece], outcomes: Sequence[str | N
     whose rules never have the table (ANY) is not contradicted there, but `other` never
     stands for it, nor does an option read only by such values count as one the outcome
     depends on (lacks_table): bugs on tables one value lacks are not a rule of one's own.
-    None when nothing was seen."""
+    `shown`: the values the engine was seen to play their own way (`played`), for which
+    a rule of one's own may stand where no entry holds (`vacuous`). None when nothing was
+    seen."""
     only = only or {}
     seen = [(i, o) for i, o in enumerate(outcomes) if o is not None]
     if not seen:
@@ -197,21 +200,29 @@ def constraint(model: Model, pieces: Sequence[Piece], outcomes: Sequence[str | N
     # (MATCH-2) were read as its own train rule, `other` on their two fixtures at no cost;
     # not one the engine was seen to play outside the bracket (`unbracketed`)
     bracketed = BRACKETS.keys() - unbracketed
-    own = [model.eq(o, OTHER) for o in sorted(set(depends(held)) | (read - bracketed))
-           if o in free]
+    # an option that changes the outcomes only by values under which no entry holds
+    # (`vacuous`) is no rule the fixture tells: played `other`, declared so or not, it
+    # explains no failure of every entry (an answer no value gives is another matter),
+    # unless the engine was seen to play such a value elsewhere (`shown`)
+    failed = all(o == "fail" for _, o in seen)
+    empty = vacuous(held, seen, shown, declared) if failed else frozenset()
+    own = [model.eq(o, OTHER) for o in sorted((set(depends(held)) | (read - bracketed))
+                                              - empty) if o in free]
     inside: list[Any] = []
     live: dict[tuple[int, ...], list[Mapping[str, frozenset[str]]]] = {}
     for p in cells:
         # (an option of `only` stands for the values it names, as they have the table or
-        # not; any other, not for a value whose rules never have it: lacks_table)
+        # not; any other, not for a value whose rules never have it: lacks_table, nor
+        # for one under which no entry holds where it changes nothing else: `vacuous`)
         lacks = lacks_table(p, pieces, seen, live)
+        if empty and all(p.outcomes[i] == "fail" for i, _ in seen):
+            lacks |= empty
         inside.append(model.inside(p.region, [
             o for o in escapable
             if (p.region.get(o, only[o]) & only[o] if o in only else o not in lacks)]))
     about = [model.eq(o, OTHER) for o in tested(pieces, outcomes) if o in free]
     if about:  # explained by known values, or else by `other` on what it is about
         model.lean.append(model.any([*(model.inside(p.region) for p in cells), *about]))
-    failed = all(o == "fail" for _, o in seen)
     if failed:
         # an answer no entry gives, on a table whose moment an option decides though its
         # known values agree there (the reference reads it for the trace: what a drawn
@@ -329,6 +340,71 @@ def tested(pieces: Sequence[Piece], outcomes: Sequence[str | None]) -> list[str]
             if all(not a & b for a, b in itertools.combinations(held, 2)):
                 out.append(o)
     return out
+
+
+def vacuous(held: Sequence[Piece], seen: Sequence[tuple[int, str | None]],
+            shown: Mapping[str, frozenset[str]] | None = None,
+            declared: frozenset[str] = frozenset()) -> frozenset[str]:
+    """The options on which a fixture of two entries or more depends (`depends`) only
+    through values under which none of its entries holds: such a value, a rule of one's
+    own standing for it, fits every value of the options the entries tell apart at once
+    (brakeman's release of its own, read as the release after the layer's turn, under
+    which no double binds, fitted 19 tables of its Mexican-first order to both known
+    orders). Whether the engine plays that value is for the fixtures that value holds:
+    not an option one of whose such values the engine was seen to play its own way
+    (`shown`, `played`), where its rule of one's own may well be that value (tender's
+    doubles, ordinary on the layer's own train and open elsewhere, passed 9 tables only
+    ordinary doubles hold, and failed 8 tables of a double laid on its own train whose
+    entries tell follow-ups or orders apart). The catalogue does not tell the two apart:
+    the release after the layer's turn leaves the order nothing to decide (DBL-7 and DBL-8
+    apply under the releases that bind), as ordinary doubles leave the follow-up (DBL-11).
+    Nor an option the engine declares its own (`declared`: `other`) where it declares every
+    option the entries tell apart a known value: a table failed throughout is then either
+    its declared rule of its own taking the table's premise away (as the vacant value
+    does) or a bug against a declared known value; its word chooses the first, and the
+    table is no evidence against the values it declares (a match of 4 rounds declared
+    `other` fails the tie-rule tables of a last round its match never reaches, which
+    single-round fails too; read as vacuous, 39 such tables wrote single-round). Where it
+    declares a told option its own as well, that rule explains the table by itself, and
+    the vacant value stays vacuous (brakeman declares its release and its order its own)."""
+    if len(seen) < 2:
+        return frozenset()
+    holding = [p for p in held if any(p.outcomes[i] == "pass" for i, _ in seen)]
+    told = frozenset(depends(holding))
+    if not told or len(holding) == len(held):  # no option's values the entries tell apart
+        return frozenset()
+    # (a declared rule of one's own may take the premise away where the engine's word
+    # leaves the told options no rule of their own to fail them with)
+    mine = declared if not told & declared else frozenset()
+    out = set()
+    for o in frozenset(depends(held)) - told - mine:
+        values = {v for p in held for v in p.region.get(o, ())}
+        # (a piece that does not pin the option holds an entry under each of its values)
+        vacant = {v for v in values if not any(v in p.region.get(o, (v,)) for p in holding)}
+        if not vacant & (shown or {}).get(o, frozenset()):
+            out.add(o)
+    return frozenset(out)
+
+
+def played(tables: Iterable[tuple[Sequence[Piece], Sequence[str | None]]]
+           ) -> dict[str, frozenset[str]]:
+    """The values each option was seen played its own way, from each fixture's pieces and
+    the engine's outcomes: the value to which every piece holding an entry the engine
+    passed pins the option, where the entry fails (or errs) under another of its values
+    (`vacuous`: a value seen played may be what a rule of one's own plays elsewhere)."""
+    out: dict[str, set[str]] = {}
+    for pieces, outcomes in tables:
+        for i, outcome in enumerate(outcomes):
+            holding = [p for p in pieces if p.outcomes[i] == "pass"] if outcome == "pass" else []
+            if not holding:
+                continue
+            for o, vs in holding[0].region.items():
+                if len(vs) != 1 or any(p.region.get(o) != vs for p in holding):
+                    continue
+                if any(p.outcomes[i] not in ("pass", ANY) and not vs <= p.region.get(o, vs)
+                       for p in pieces):
+                    out.setdefault(o, set()).update(vs)
+    return {o: frozenset(vs) for o, vs in out.items()}
 
 
 def depends(pieces: Sequence[Piece]) -> list[str]:
