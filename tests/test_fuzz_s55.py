@@ -6,7 +6,7 @@ found it at round ends whose hands held a blank and wrote no reproducer: the fin
 table written with the engine's own round scores broke INV-ROUND-SCORE under the stand-in
 (`blank_values: face`). Who wins reads the totals (and the rounds gone out), never the
 round's scores, so the finished table is now written with the stand-in's worth of its
-hands and the same totals (steps.over_probe): the same question, on a table lint and the
+hands and the same totals (round_end.over_probe): the same question, on a table lint and the
 reference take, that an engine reading the totals answers alike.
 
 Under a scoring of one's own the winners read the scoring too (the lowest total or the

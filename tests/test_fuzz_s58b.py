@@ -6,7 +6,7 @@ scoring read the rule, so the answer was set aside (not judged), and an engine w
 forgot part of its own rule (coaling's bare doubles) passed. Whatever a rule counts, a
 round's scores are those of the table it ended on: where the engine ends the round as the
 reference does, its `score` of the end it returned must give its own result's scores
-(steps._own_score, rejudge's "score" probe: own_score.score_again, conform's code path).
+(round_end._own_score, rejudge's "score" probe: own_score.score_again, conform's code path).
 
 Under a marker rule of one's own, a step that read it (a play by a marked player, or on a
 marked train) was set aside whole, where conform runs such an entry without `marked`
