@@ -7,9 +7,10 @@ docs/ beside them and are left alone; the generated ones are listed in GENERATED
 
 This module holds Docs, which builds every page in memory (the tour, the rule book, the
 variant matrix, the differences, the facts, versioning; the two pages that rest on slow
-computations come from mtrain.docs_reports), the rule-set page of `mtrain rules`, and
-`generate`, `stale` and `write`, which build the pages, compare them with a docs folder
-and write them there.
+computations come from mtrain.docs_reports, the rule books' page from
+mtrain.docs_rulebooks), and `generate`, `stale` and `write`, which build the pages,
+compare them with a docs folder and write them there. The rule-set page of `mtrain rules`
+is mtrain.ruleset_page's.
 """
 
 from __future__ import annotations
@@ -28,11 +29,13 @@ from mtrain.conformance.outputs import write_file
 from mtrain.conformance.protocol import PROTOCOL_VERSION
 from mtrain.conformance.render import Highlight, fixture_state, highlight_from_actions, render_state
 from mtrain.docs_reports import ReportPages, clause_links
+from mtrain.docs_rulebooks import rulebooks_page
+from mtrain.ruleset_page import set_facts_table
 from mtrain.spec import facts as F
 from mtrain.spec.catalog import Catalog, catalog, max_pip_of
 from mtrain.spec.catalog_entries import Clause
 from mtrain.spec.notation import action_json
-from mtrain.spec.rulebooks import RuleBooks, Statement, load_rulebooks
+from mtrain.spec.rulebooks import load_rulebooks
 from mtrain.spec.ruleset import Ruleset
 from mtrain.spec.tilesets import highest
 
@@ -577,147 +580,6 @@ class Docs(ReportPages):
             "- **The suite version** follows semantic versioning: a new fixture or clause is a "
             "minor release, a changed expectation a major one.",
         ]) + "\n"
-
-
-def set_facts_table(tile_sets: Iterable[str], aside: bool = True) -> list[str]:
-    """A Markdown table of the computed facts of each tile set (spec.facts.set_facts)."""
-    out = ["| set | numbers | tiles | pips | pips per tile | tiles per number | rounds | "
-           "pool | starters |", "|---|---|---|---|---|---|---|---|---|"]
-    for name in tile_sets:
-        f = F.set_facts(highest(name), aside)
-        out.append(f"| `{name}` | 0-{f.max_pip} | {f.tiles} | {f.pips:,} | {f.mean_pips} | "
-                   f"{f.tiles_per_number} | {f.rounds} | {f.pool} | {f.starters} |")
-    return [*out, ""]
-
-
-def rulebooks_page(books: RuleBooks, cat: Catalog) -> str:
-    """docs/rule-books.md: every surveyed rule book (rows) against every option (columns),
-    then the proposed values and each book's notes."""
-    options = list(cat.options)
-    said = [s for b in books.books.values() for s in b.says.values()]
-    stated = [s for s in said if s.gives_value]
-    proposing = [s for s in stated if s.proposed]
-    used = {(s.option, n) for s in proposing for n in s.proposed}
-    engines = sum(b.kind == "engine" for b in books.books.values())
-    out = [
-        "# Rule books against options", "",
-        "What each published Mexican Train rule text, and each engine whose rules were read "
-        "from its own page, says on each option, generated from spec/data/rulebooks.yaml. "
-        "How the texts were found and how far each was read: "
-        "[the survey of the sources](sources-survey.md). A stored copy is often only the "
-        "opening of its page, so \"—\" means not stated *in what was read*.", "",
-        "A cell gives the value the text gives, linked to the clause that brings it in; a "
-        "*name* marked (proposed) is a rule no value of the catalogue describes yet "
-        "([proposed values](#proposed-values)); \"note\" means the text speaks of the "
-        "option but no value names what it says (the book's [notes](#notes) say what).", "",
-        f"{len(books.books)} rule books ({len(books.books) - engines} printed, {engines} "
-        f"engines); {len(stated)} of {len(books.books) * len(options)} cells state a value, "
-        f"{len(proposing)} of them a proposed one ({len(used)} values proposed); "
-        f"{len(said) - len(stated)} more cells have a note only.", "",
-        "| rule book | kind | " + " | ".join(f"`{o}`" for o in options) + " |",
-        "|---|---|" + "---|" * len(options)]
-    for book in books.books.values():
-        cells = [_statement_cell(book.says.get(o), book.key, cat) for o in options]
-        out.append(f"| [{book.key}](#{book.key}) | {book.kind} | " + " | ".join(cells) + " |")
-    out += ["", "## Proposed values", "",
-            "Rules that a text gives and no value of spec/data/options.yaml describes, each "
-            "named for the option it would join (proposals for options that do not exist yet "
-            "are in [the survey](sources-survey.md#rules-no-current-value-describes-proposed-"
-            "values)). Once a name becomes a value, the data must give it as the value.", "",
-            "| option | proposed value | what it would mean | given by |", "|---|---|---|---|"]
-    for option, named in books.proposals.items():
-        for name, text in named.items():
-            by = ", ".join(f"[{k}](#{k})" for k in books.given_by(option, name))
-            out.append(f"| `{option}` | *{name}* | {_cell_text(text)} | "
-                       f"{by} |")
-    out += ["", "## Notes", ""]
-    for book in books.books.values():
-        kind = "an engine's rules" if book.kind == "engine" else "a printed text"
-        cited = f", cited as `{book.label}`" if book.label else ""
-        out += [f"### {book.key}", "", f"{book.title[0].upper()}{book.title[1:]}: {kind}"
-                f"{cited}.", "",
-                f"- Where: {', '.join(f'<{a}>' for a in book.addresses) or 'no address found'}",
-                f"- Read: {book.read}"]
-        for option, st in book.says.items():
-            names = [f"`{v}`" for v in st.values] + [f"*{p}* (proposed)" for p in st.proposed]
-            text = ", ".join(names) + (": " if names and st.note else "") + st.note
-            out.append(f"- `{option}`: {text}")
-        if not book.says:
-            out.append("- Says nothing on any option in what was read.")
-        out.append("")
-    return "\n".join(out).rstrip() + "\n"
-
-
-def _cell_text(text: str) -> str:
-    return text.replace("|", "\\|")
-
-
-def _statement_cell(st: Statement | None, key: str, cat: Catalog) -> str:
-    """A value linked to its first clause, a proposed name in italics, or a pointer to the
-    book's note when no value names what it says."""
-    if st is None:
-        return "—"
-    if not st.gives_value:
-        return f"[note](#{key})"
-    cells = []
-    for value in st.values:
-        clauses = cat.clauses_for(st.option, value)
-        cells.append(f"[`{value}`](rules/{clauses[0].id}.md)" if clauses else f"`{value}`")
-    cells += [f"*{name}* (proposed)" for name in st.proposed]
-    return ", ".join(cells)
-
-
-def ruleset_page(rs: Ruleset, fixtures: Iterable[Fixture]) -> str:
-    """One rule set as a page of the rule book: its options, the clauses that apply, and
-    the fixtures that speak about it (`mtrain rules NAME|FILE`)."""
-    cat = catalog()
-    values = dict(rs.choices)
-    closest = cat.describe(values).split(",")[0]
-    base = dict(cat.ruleset(closest).choices)
-    out = [f"# The rule set {rs.name}", "",
-           f"Closest shipped variant: `{closest}`; it differs in "
-           + (", ".join(f"`{o}`" for o in cat.options if values[o] != base[o]) or "nothing")
-           + ".", "", "## Options", "", "| option | value | what it means | source |",
-           "|---|---|---|---|"]
-    for name, option in cat.options.items():
-        v = values[name]
-        known = option.values.get(v)
-        if name == "hand_sizes":
-            text = ", ".join(f"{n} players: {h}" for n, h in rs.hand_table)
-        else:
-            text = known.text if known else "played in a way no known value describes"
-        source = ", ".join(known.source) if known else "its own"
-        mark = " **(differs)**" if v != base[name] else ""
-        out.append(f"| {option.title} (`{name}`) | `{v}`{mark} | {text} | {source} |")
-    aside = values["engine_procedure"] == "set-aside"
-    top = max_pip_of(values)
-    out += ["", "## Facts of its tile set", "",
-            "Computed exactly from the set and the hand-size table (spec/facts.py); pool and "
-            "starters are those of round 1"
-            + (", with the engine set aside." if aside else ", every tile dealt."), "",
-            *set_facts_table([values["tile_set"]], aside),
-            "| players | tiles each | left in the boneyard | chance of no starter |",
-            "|---|---|---|---|"]
-    pool = F.pool_size(top, aside=aside)
-    for n, h in rs.hand_table:
-        if n * h > pool:
-            continue  # DEAL-8 refuses such a table when it is loaded
-        p = F.no_starter_probability(top, h, aside=aside)
-        out.append(f"| {n} | {h} | {pool - n * h} | {p} ({float(100 * p):.1f} %) |")
-    applying = [c for c in cat.clauses.values() if c.applies(values)]
-    out += ["", f"## The clauses that apply ({len(applying)})", ""]
-    out += [f"- [{c.id}](rules/{c.id}.md) {c.title}" for c in applying]
-    fixtures = list(fixtures)
-    speak = [fx for fx in fixtures if any(e.scope.contains(values) for e in fx.expect)]
-    out += ["", f"## Fixtures that speak about it ({len(speak)} of {len(fixtures)})", "",
-            "Run them with `mtrain conform --rules FILE` (rule sets with a table or a rule of "
-            "their own also run every fixture that does not depend on it).", ""]
-    by_topic: dict[str, int] = {}
-    for fx in speak:
-        topic = fx.id.rpartition("-")[0] or fx.id
-        by_topic[topic] = by_topic.get(topic, 0) + 1
-    out += [f"- {topic}: {n}" for topic, n in sorted(by_topic.items())]
-    return "\n".join(out) + "\n"
 
 
 def generate(out: Path | None = None, compute: bool = True,

@@ -29,9 +29,12 @@ def one_error(capsys: pytest.CaptureFixture[str], *args: str) -> str:
     return err
 
 
-# a fixture whose clause is not the train's: the play ends the turn (a small corpus)
-PLAYS = """\
-- id: ends-001
+def plays(fid: str = "ends-001", variants: str = "pagat", before_state: str = "") -> str:
+    """A fixture whose clause is not the train's: the play ends the turn (a small corpus),
+    expected under `variants` (written as a list's items), with `before_state` (lines)
+    in its expectation before the state."""
+    return f"""\
+- id: {fid}
   description: After an ordinary play the turn passes to the next seat
   clauses: [TURN-6]
   source: [pagat]
@@ -46,7 +49,11 @@ PLAYS = """\
   steps:
     - play 5-3 on 0
   expect:
-    - variants: [pagat]
-      state:
+    - variants: [{variants}]
+{before_state}      state:
         seat: 1
 """
+
+
+PLAYS = plays()
+"""The fixture under pagat alone."""

@@ -24,6 +24,7 @@ from mtrain.conformance.crosscheck.round_effects import (
 from mtrain.conformance.fixture import FIXTURE_ROOT, load_corpus
 from mtrain.conformance.lint import lint
 from mtrain.conformance.runner import run_fixture
+from mtrain.conformance.speccheck import option_jobs
 from mtrain.conformance.speccheck import run as check
 from mtrain.reference import codec
 from mtrain.reference import engine as E
@@ -183,7 +184,7 @@ def test_a_contradictory_variant_file_fails(tmp_path: Path) -> None:
     ok = tmp_path / "fine.yaml"
     ok.write_text(CONTRADICTORY.replace("name: broken", "name: fine").replace(
         "mexican_first_turn: starter-only", "first_turn: single"), encoding="utf-8")
-    result = check._variant_files([str(path), str(ok)])
+    result = option_jobs._variant_files([str(path), str(ok)])
     assert result["status"] == "fail"
     bad = [f for f in result["findings"] if "CONTRADICTORY" in f["message"]]
     assert len(bad) == 1 and "FIRST-9" in bad[0]["clauses"]

@@ -22,9 +22,10 @@ from mtrain.conformance.fuzz.asking import Session
 from mtrain.conformance.fuzz.judge import Disagreement, Probe
 from mtrain.conformance.fuzz.possible import table_problems
 from mtrain.conformance.fuzz.results import GameResult
+from mtrain.conformance.fuzz.round_end import heaviest
 from mtrain.conformance.fuzz.rulesets import context, declared_context
 from mtrain.conformance.fuzz.shrink import Shrinker
-from mtrain.conformance.fuzz.steps import Position, _their_move, heaviest, play_step
+from mtrain.conformance.fuzz.steps import Position, _their_move, play_step
 from mtrain.conformance.fuzz.tables import table_of
 from mtrain.conformance.move_charges import allowing, dead_duty, dead_rule
 from mtrain.conformance.selection import entry_for

@@ -19,8 +19,8 @@ from mtrain.conformance.fixture import load_file
 from mtrain.conformance.fuzz import scoring
 from mtrain.conformance.fuzz.judge import Probe
 from mtrain.conformance.fuzz.rejudge import Judge
+from mtrain.conformance.fuzz.round_end import heaviest
 from mtrain.conformance.fuzz.rulesets import context, declared_context
-from mtrain.conformance.fuzz.steps import heaviest
 from mtrain.conformance.selection import entry_for
 from mtrain.reference.deal import deal_pool
 from mtrain.spec import tiles as T

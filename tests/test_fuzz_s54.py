@@ -23,6 +23,7 @@ import dataclasses
 from pathlib import Path
 
 import pytest
+from rule_texts import rules_text
 
 from mtrain.conformance.adapter import JSON, ReferenceImplementation
 from mtrain.conformance.fuzz import Group, Target, fuzz, plans
@@ -35,29 +36,8 @@ below), game 9 of seed 2 meets the bug (seed 1: game 49; seed 3: none in 100; at
 share a run plays, 0.25, none of seeds 1 to 3 in 100 games on this small set: a rare
 table, but one now within reach)."""
 
-RULES = """\
-name: home-first
-base: puremco
-options:
-  tile_set: double-6
-  hand_sizes: {2: 8, 3: 7, 4: 6}
-  engine_procedure: set-aside
-  starting_seat: rotate
-  first_turn: single
-  mexican_first_turn: anyone
-  own_train_first: other
-  doubles: open
-  follow_up: anywhere
-  double_order: oldest-first
-  uncoverable_double: stays-open
-  marker_removal: owner-plays-own
-  draw_rule: draw-one
-  blocked_round: full-round-of-passes
-  scoring: penalty
-  blank_values: face
-  tie_rule: shared
-  match_length: full
-"""
+RULES = rules_text("home-first", "puremco", own_train_first="other",
+                   match_length="full")
 """A double-6 set, one tile a turn from the first, the engine set aside, and a rule of its
 own about one's own train (HomeFirst plays `required`)."""
 

@@ -22,6 +22,7 @@ from pathlib import Path
 
 import pytest
 import yaml
+from rule_texts import rules_text
 
 from mtrain.conformance.adapter import JSON, ReferenceImplementation
 from mtrain.conformance.fixture import load_file
@@ -34,29 +35,7 @@ from mtrain.spec.notation import FixtureError
 
 GAMES, SEED = 12, 1
 
-RULES = """\
-name: yard-closes
-base: puremco
-options:
-  tile_set: double-6
-  hand_sizes: {2: 8, 3: 7, 4: 6}
-  engine_procedure: set-aside
-  starting_seat: rotate
-  first_turn: single
-  mexican_first_turn: anyone
-  own_train_first: not-required
-  doubles: open
-  follow_up: anywhere
-  double_order: oldest-first
-  uncoverable_double: stays-open
-  marker_removal: owner-plays-own
-  draw_rule: draw-one
-  blocked_round: other
-  scoring: penalty
-  blank_values: face
-  tie_rule: shared
-  match_length: single-round
-"""
+RULES = rules_text("yard-closes", "puremco", blocked_round="other")
 """A double-6 set, one round a match, and a blocked round of its own (YardCloses)."""
 
 

@@ -6,7 +6,7 @@ found it at round ends whose hands held a blank and wrote no reproducer: the fin
 table written with the engine's own round scores broke INV-ROUND-SCORE under the stand-in
 (`blank_values: face`). Who wins reads the totals (and the rounds gone out), never the
 round's scores, so the finished table is now written with the stand-in's worth of its
-hands and the same totals (steps.over_probe): the same question, on a table lint and the
+hands and the same totals (round_end.over_probe): the same question, on a table lint and the
 reference take, that an engine reading the totals answers alike.
 
 Under a scoring of one's own the winners read the scoring too (the lowest total or the
@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 import yaml
+from rule_texts import rules_text
 
 from mtrain.conformance.adapter import JSON, ReferenceImplementation
 from mtrain.conformance.fixture import load_file
@@ -41,26 +42,7 @@ GAMES, SEED = 1, 1
 in hand, so its winners were found, before, only without a reproducer (8 of seeds 1 to
 11; 1 since: a blocked end whose hands hold nothing but blanks, no tile to give them)."""
 
-BASE = """\
-base: puremco
-options:
-  tile_set: double-6
-  hand_sizes: {2: 8, 3: 7, 4: 6}
-  engine_procedure: set-aside
-  starting_seat: rotate
-  first_turn: single
-  mexican_first_turn: anyone
-  own_train_first: not-required
-  doubles: open
-  follow_up: anywhere
-  double_order: oldest-first
-  uncoverable_double: stays-open
-  marker_removal: owner-plays-own
-  draw_rule: draw-one
-  blocked_round: full-round-of-passes
-  tie_rule: shared
-  match_length: single-round
-"""
+BASE = rules_text(base="puremco", scoring=None, blank_values=None)
 """A double-6 set, one round a match (every round end asks who wins), equal totals shared."""
 
 DEAR_BLANKS = f"name: dear-blanks\n{BASE}  scoring: penalty\n  blank_values: other\n"

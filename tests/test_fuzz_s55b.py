@@ -23,6 +23,7 @@ from typing import Any
 
 import pytest
 import yaml
+from rule_texts import rules_text
 from test_lay_alone import LoneDouble, MexicanShut, PassesForLone, run
 
 from mtrain.conformance.adapter import JSON, ReferenceImplementation
@@ -44,27 +45,8 @@ GAMES, SEED = 2, 1
 """Two one-round games on a double-6 set: under seed 1 a lone double is the only play
 several times, and each bug below shows (the engine without them: nothing found)."""
 
-RULES = """\
-name: no-lone-double
-base: puremco
-options:
-  tile_set: double-6
-  hand_sizes: {2: 8, 3: 7, 4: 6}
-  engine_procedure: set-aside
-  starting_seat: rotate
-  first_turn: single
-  mexican_first_turn: anyone
-  own_train_first: not-required
-  doubles: other
-  follow_up: anywhere
-  double_order: oldest-first
-  uncoverable_double: stays-open
-  marker_removal: owner-plays-own
-  draw_rule: draw-one
-  blocked_round: full-round-of-passes
-  tie_rule: shared
-  match_length: single-round
-"""
+RULES = rules_text("no-lone-double", "puremco", doubles="other", scoring=None,
+                   blank_values=None)
 """Known rules but for the doubles rule: a double-6 set, one round a match."""
 
 

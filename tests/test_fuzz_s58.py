@@ -28,6 +28,7 @@ from pathlib import Path
 
 import pytest
 import test_house57b as h57b
+from rule_texts import rules_text
 
 from mtrain.cli import main
 from mtrain.conformance import fuzz as F
@@ -96,27 +97,9 @@ def test_the_point_of_a_table_taken_in_later_is_the_one_the_space_knows(
 
 # --- a big set's blocked round, followed from the rules' own play ----------------------
 
-PUB16 = """name: pub16
-options:
-  tile_set: double-16
-  hand_sizes: {3: 18, 4: 16, 5: 15, 6: 13, 7: 12, 8: 11}
-  engine_procedure: set-aside
-  starting_seat: rotate
-  first_turn: single
-  mexican_first_turn: anyone
-  own_train_first: not-required
-  doubles: ordinary
-  follow_up: anywhere
-  double_order: oldest-first
-  uncoverable_double: stays-open
-  marker_removal: owner-plays-own
-  draw_rule: draw-one
-  blocked_round: full-round-of-passes
-  scoring: penalty
-  blank_values: face
-  tie_rule: shared
-  match_length: full
-"""
+PUB16 = rules_text("pub16", tile_set="double-16",
+                   hand_sizes="{3: 18, 4: 16, 5: 15, 6: 13, 7: 12, 8: 11}",
+                   doubles="ordinary", match_length="full")
 """tipper's table and rules (tests/examples/c/tipper-rules.yaml) with known values for its
 two house rules: a double-16 set, hands of 11 to 18, a full round of passes blocking."""
 

@@ -6,7 +6,7 @@ scoring read the rule, so the answer was set aside (not judged), and an engine w
 forgot part of its own rule (coaling's bare doubles) passed. Whatever a rule counts, a
 round's scores are those of the table it ended on: where the engine ends the round as the
 reference does, its `score` of the end it returned must give its own result's scores
-(steps._own_score, rejudge's "score" probe: own_score.score_again, conform's code path).
+(round_end._own_score, rejudge's "score" probe: own_score.score_again, conform's code path).
 
 Under a marker rule of one's own, a step that read it (a play by a marked player, or on a
 marked train) was set aside whole, where conform runs such an entry without `marked`
@@ -21,6 +21,7 @@ from pathlib import Path
 
 import pytest
 import yaml
+from rule_texts import rules_text
 
 from mtrain.cli import main
 from mtrain.commands.fuzz import print_report, report_json
@@ -33,28 +34,7 @@ from mtrain.spec.catalog import catalog
 
 SEED, GAMES = 1, 2
 
-OWN_SCORING = """\
-name: winner-takes
-options:
-  tile_set: double-6
-  hand_sizes: {2: 8, 3: 7, 4: 6}
-  engine_procedure: set-aside
-  starting_seat: rotate
-  first_turn: single
-  mexican_first_turn: anyone
-  own_train_first: not-required
-  doubles: open
-  follow_up: anywhere
-  double_order: oldest-first
-  uncoverable_double: stays-open
-  marker_removal: owner-plays-own
-  draw_rule: draw-one
-  blocked_round: full-round-of-passes
-  scoring: other
-  blank_values: face
-  tie_rule: shared
-  match_length: single-round
-"""
+OWN_SCORING = rules_text("winner-takes", scoring="other")
 """A double-6 set, one round a match, and a scoring of its own: whoever goes out scores
 the pips of every other hand (the reference's `positive`, which the file calls its own;
 the stand-in fuzz plays is `penalty`)."""

@@ -14,6 +14,7 @@ from types import SimpleNamespace
 from typing import Any, cast
 
 import pytest
+from rule_texts import rules_text
 from shared_runs import SharedRuns
 
 from mtrain.conformance.adapter import JSON, ReferenceImplementation
@@ -33,27 +34,9 @@ from mtrain.spec.catalog import catalog
 from mtrain.spec.ruleset import OTHER
 from mtrain.spec.scope import Region, Space
 
-RULES = """name: ballast
-options:
-  tile_set: double-9
-  hand_sizes: {2: 14, 3: 12, 4: 11, 5: 9, 6: 8, 7: 7, 8: 6, 9: 5, 10: 5}
-  engine_procedure: set-aside
-  starting_seat: rotate
-  first_turn: single
-  mexican_first_turn: anyone
-  own_train_first: not-required
-  doubles: open
-  follow_up: anywhere
-  double_order: oldest-first
-  uncoverable_double: released
-  marker_removal: owner-plays-own
-  draw_rule: draw-one
-  blocked_round: full-round-of-passes
-  scoring: penalty
-  blank_values: face
-  tie_rule: shared
-  match_length: full
-"""
+RULES = rules_text("ballast", tile_set="double-9",
+                   hand_sizes="{2: 14, 3: 12, 4: 11, 5: 9, 6: 8, 7: 7, 8: 6, 9: 5, 10: 5}",
+                   uncoverable_double="released", match_length="full")
 """ballast's rules with a known value for each of its own (none of which these tables
 read: who started, the order of several open doubles, what a round is worth)."""
 

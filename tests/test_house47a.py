@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 import z3
+from rule_texts import rules_text
 
 from mtrain.cli import main
 from mtrain.conformance.adapter import JSON, ReferenceImplementation
@@ -26,27 +27,9 @@ from mtrain.spec.catalog import catalog
 from mtrain.spec.ruleset import OTHER
 from mtrain.spec.scope import Space
 
-RULES = """name: trestle
-options:
-  tile_set: double-8
-  hand_sizes: {2: 11, 3: 10, 4: 9, 5: 7, 6: 6}
-  engine_procedure: set-aside
-  starting_seat: rotate
-  first_turn: single
-  mexican_first_turn: anyone
-  own_train_first: not-required
-  doubles: open
-  follow_up: anywhere
-  double_order: oldest-first
-  uncoverable_double: released
-  marker_removal: owner-plays-own
-  draw_rule: draw-one
-  blocked_round: full-round-of-passes
-  scoring: penalty
-  blank_values: double-blank-50
-  tie_rule: shared
-  match_length: full
-"""
+RULES = rules_text("trestle", tile_set="double-8",
+                   hand_sizes="{2: 11, 3: 10, 4: 9, 5: 7, 6: 6}", uncoverable_double="released",
+                   blank_values="double-blank-50", match_length="full")
 """trestle's rules with a known value in place of each of its own (what fuzz plays in
 their place): none of them decides what a pass after a draw in vain does."""
 

@@ -14,37 +14,19 @@ of three rounds (it refuses the deal of round 4, MATCH-1)."""
 
 from __future__ import annotations
 
-import json
 import re
 from pathlib import Path
 from typing import Any
 
 import pytest
+from match_of_three import THREE_ROUNDS, MatchOfThree, conform_report, failures
 
-from mtrain.cli import main
-from mtrain.conformance.adapter import JSON, ReferenceImplementation, RefusedSetup
-
-RULES = """name: three-rounds
-base: pagat
-options:
-  tile_set: double-6
-  hand_sizes: {2: 7, 3: 6, 4: 5}
-  first_turn: single
-  match_length: other
-"""
+from mtrain.conformance.adapter import JSON
 
 
-class ThreeRounds(ReferenceImplementation):
+class ThreeRounds(MatchOfThree):
     """The reference, with a match of its own: three rounds, [6-6] to [4-4], whoever
     leads; the lowest total wins, a tie shared (MATCH-2, MATCH-4)."""
-
-    LAST = 3
-
-    def deal(self, ruleset: JSON, players: int, round: int, order: list[str],
-             draw: list[list[str]] | None = None) -> JSON:
-        if round > self.LAST:
-            raise RefusedSetup(f"a match of {self.LAST} rounds has no round {round}", "MATCH-1")
-        return super().deal(ruleset, players, round, order, draw)
 
     def winners(self, ruleset: JSON, state: JSON) -> list[int]:
         if state["phase"] != "over" or state["round"] < self.LAST:
@@ -74,17 +56,8 @@ class NamesNobody(ThreeRounds):
 
 def _conform(adapter: str, tmp_path: Path) -> dict[str, Any]:
     rules = tmp_path / "three-rounds.yaml"
-    rules.write_text(RULES, encoding="utf-8")
-    out = tmp_path / "report.json"
-    main(["conform", "--adapter", f"{__file__}:{adapter}", "--rules", str(rules),
-          "-k", "play-end-*", "--format", "json", "--output", str(out)])
-    report: dict[str, Any] = json.loads(out.read_text(encoding="utf-8"))
-    return report
-
-
-def _failures(report: dict[str, Any]) -> list[tuple[str, str, list[str]]]:
-    return [(r["fixture"], "\n".join(r["messages"] or [r["message"]]), r["charged"])
-            for r in report["results"] if r["status"] not in ("pass", "not-applicable")]
+    rules.write_text(THREE_ROUNDS, encoding="utf-8")
+    return conform_report(f"{__file__}:{adapter}", rules, "play-end-*", tmp_path / "report.json")
 
 
 @pytest.mark.parametrize(("adapter", "charged"), [
@@ -99,7 +72,7 @@ def test_a_match_of_its_own_has_its_winners_judged_at_the_round_ends_from_play(
     the last its match deals), charged to the rule that says who wins, and shows nothing
     else."""
     report = _conform(adapter, tmp_path)
-    fails = _failures(report)
+    fails = failures(report)
     assert fails, report["summary"]
     assert all(re.search(r"^winners: expected \[[\d, ]+\], got ", text, re.MULTILINE)
                and len(got) == 1 and got[0] in charged for _, text, got in fails), fails
@@ -109,5 +82,5 @@ def test_a_match_of_its_own_that_names_its_winners_right_passes(tmp_path: Path) 
     """No false failure: the right winners at its last round, none before it (its match
     goes on), and the end situations past round 3 left out (its deals refused)."""
     report = _conform("ThreeRounds", tmp_path)
-    assert _failures(report) == []
+    assert failures(report) == []
     assert report["summary"]["pass"] >= 10

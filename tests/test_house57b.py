@@ -24,24 +24,17 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from match_of_three import THREE_ROUNDS
 
 from mtrain.cli import main
 from mtrain.conformance.adapter import JSON, ReferenceImplementation
 
 ENGINES = Path(__file__).with_name("test_house57.py")
-RULES = """name: three-rounds
-base: pagat
-options:
-  tile_set: double-6
-  hand_sizes: {2: 7, 3: 6, 4: 5}
-  first_turn: single
-  match_length: other
-"""
 
 
 def _rules(tmp_path: Path) -> Path:
     rules = tmp_path / "three-rounds.yaml"
-    rules.write_text(RULES, encoding="utf-8")
+    rules.write_text(THREE_ROUNDS, encoding="utf-8")
     return rules
 
 

@@ -22,12 +22,12 @@ reference in process with a match of three rounds and bogey's tie rule."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
-from mtrain.cli import main
-from mtrain.conformance.adapter import JSON, ReferenceImplementation, RefusedSetup
+from match_of_three import MatchOfThree, conform_report, failures
+
+from mtrain.conformance.adapter import JSON, ReferenceImplementation
 from mtrain.conformance.situations import _from_data, _to_data, legal_only, situations
 from mtrain.spec.catalog import catalog
 from mtrain.spec.notation import action_json
@@ -57,16 +57,8 @@ def _rules(tmp_path: Path) -> Path:
 
 
 def _conform(adapter: str, tmp_path: Path) -> dict[str, Any]:
-    out = tmp_path / "report.json"
-    main(["conform", "--adapter", f"{__file__}:{adapter}", "--rules", str(_rules(tmp_path)),
-          "-k", "play-mid-00*", "--format", "json", "--output", str(out)])
-    report: dict[str, Any] = json.loads(out.read_text(encoding="utf-8"))
-    return report
-
-
-def _failures(report: dict[str, Any]) -> list[tuple[str, str, list[str]]]:
-    return [(r["fixture"], "\n".join(r["messages"] or [r["message"]]), r["charged"])
-            for r in report["results"] if r["status"] not in ("pass", "not-applicable")]
+    return conform_report(f"{__file__}:{adapter}", _rules(tmp_path), "play-mid-00*",
+                          tmp_path / "report.json")
 
 
 def test_a_play_on_the_train_past_the_last_seat_is_asked_at_every_table(
@@ -93,11 +85,11 @@ def test_an_engine_taking_train_n_for_the_mexican_train_fails_charged_to_train_1
         tmp_path: Path) -> None:
     """Before, it passed every mid-round situation (no fixture of the corpus asks train n
     at 5 to 7 seats); now each fails, charged to TRAIN-1, and the reference passes."""
-    fails = _failures(_conform("MexicanAtN", tmp_path))
+    fails = failures(_conform("MexicanAtN", tmp_path))
     assert len(fails) >= 5
     assert all(charged == ["TRAIN-1"] and "TRAIN-1" in text for _, text, charged in fails), fails
     right = _conform("ReferenceImplementation", tmp_path)
-    assert _failures(right) == [] and right["summary"]["pass"] >= 5
+    assert failures(right) == [] and right["summary"]["pass"] >= 5
 
 
 TIE_RULES = """name: three-rounds-last-out
@@ -111,17 +103,9 @@ options:
 """
 
 
-class LastOutTakesIt(ReferenceImplementation):
+class LastOutTakesIt(MatchOfThree):
     """A match of three rounds, [6-6] to [4-4]; the lowest total wins, and of players level
     on it the one who went out in the last round wins alone, else they share."""
-
-    LAST = 3
-
-    def deal(self, ruleset: JSON, players: int, round: int, order: list[str],
-             draw: list[list[str]] | None = None) -> JSON:
-        if round > self.LAST:
-            raise RefusedSetup(f"a match of {self.LAST} rounds has no round {round}", "MATCH-1")
-        return super().deal(ruleset, players, round, order, draw)
 
     def winners(self, ruleset: JSON, state: JSON) -> list[int]:
         if state["phase"] != "over" or state["round"] < self.LAST:
@@ -145,11 +129,7 @@ class HighestWinsOwnTie(LastOutTakesIt):
 def _conform_ends(adapter: str, tmp_path: Path) -> dict[str, Any]:
     rules = tmp_path / "three-rounds-last-out.yaml"
     rules.write_text(TIE_RULES, encoding="utf-8")
-    out = tmp_path / "ends.json"
-    main(["conform", "--adapter", f"{__file__}:{adapter}", "--rules", str(rules),
-          "-k", "play-end-*", "--format", "json", "--output", str(out)])
-    report: dict[str, Any] = json.loads(out.read_text(encoding="utf-8"))
-    return report
+    return conform_report(f"{__file__}:{adapter}", rules, "play-end-*", tmp_path / "ends.json")
 
 
 def test_a_tie_rule_of_its_own_leaves_the_winner_on_a_total_alone_judged(
@@ -157,9 +137,9 @@ def test_a_tie_rule_of_its_own_leaves_the_winner_on_a_total_alone_judged(
     """Before, the bug failed nothing: no round end from play asked `winners` under a tie
     rule of one's own. Now it fails where one seat holds the winning total, charged to
     MATCH-2; the engine playing its rule right fails nothing."""
-    fails = _failures(_conform_ends("HighestWinsOwnTie", tmp_path))
+    fails = failures(_conform_ends("HighestWinsOwnTie", tmp_path))
     assert fails
     assert all(charged == ["MATCH-2"] and "winners: expected [" in text
                for _, text, charged in fails), fails
     right = _conform_ends("LastOutTakesIt", tmp_path)
-    assert _failures(right) == [] and right["summary"]["pass"] >= 10
+    assert failures(right) == [] and right["summary"]["pass"] >= 10

@@ -25,8 +25,8 @@ ROOT = Path(__file__).resolve().parents[1]
 FOLDERS = {"spec": "mtrain.spec", "reference": "mtrain.reference",
            "conformance": "mtrain.conformance", "mtrain": "mtrain"}
 DATA_CORE = {f"mtrain.spec.{m}" for m in (
-    "tiles", "tilesets", "ruleset", "catalog", "catalog_entries", "data_folder",
-    "yamlload", "yamlschema", "yamlspell", "scope",
+    "tiles", "tilesets", "ruleset", "catalog", "catalog_entries", "rules_file_shape",
+    "data_folder", "yamlload", "yamlschema", "yamlspell", "scope",
     "facts", "errors", "cache", "rulebooks", "package_files", "file_checks")}
 
 

@@ -246,7 +246,7 @@ def test_an_engine_outside_the_set_is_named_at_its_own_line(
 def test_a_rule_set_file_a_set_cannot_deal_names_its_clause_once(tmp_path: Path) -> None:
     # `mtrain check --rules` printed "... = 160 [DEAL-8] [DEAL-8]": the message's own
     # clauses, then the finding's.
-    from mtrain.conformance.speccheck.run import _rules_files
+    from mtrain.conformance.speccheck.option_jobs import _rules_files
 
     path = tmp_path / "too-big.yaml"
     path.write_text("name: too-big\nbase: pagat\noptions:\n  hand_sizes: {2: 80, 3: 15}\n")

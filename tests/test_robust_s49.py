@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from command_errors import FAR, PLAYS, one_error, write
+from command_errors import FAR, PLAYS, one_error, plays, write
 
 from mtrain.cli import main
 from mtrain.conformance.process import ImplementationTimeout, ProcessImplementation
@@ -397,27 +397,7 @@ def test_fuzz_reports_the_last_request_answered_twice_as_an_error_of_its_game(
 
 
 # a fixture whose one expectation holds `when:` the lines given (from line 17)
-WHEN = """\
-- id: ends-001
-  description: After an ordinary play the turn passes to the next seat
-  clauses: [TURN-6]
-  source: [pagat]
-  note: Seat 0 lays [5-3] on its own train (ends 5 -> 3); not a double, so the turn ends.
-  table:
-    hands:
-      0: [5-3, 9-1]
-      1: [11-11, 10-0]
-    trains:
-      0: [12-5]
-      1: [12-3]
-  steps:
-    - play 5-3 on 0
-  expect:
-    - variants: [pagat]
-{when}
-      state:
-        seat: 1
-"""
+WHEN = plays(before_state="{when}\n")
 
 
 @pytest.mark.parametrize("when, line, said", [

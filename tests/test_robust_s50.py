@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from command_errors import FAR, one_error, write
+from command_errors import FAR, one_error, plays, write
 
 from mtrain.cli import main
 
@@ -40,26 +40,7 @@ for line in sys.stdin:
 
 # a fixture for pagat and puremco (from line 1 and 20): under puremco, which the program
 # above does not play, it is not applicable and asks nothing
-PLAYS = """\
-- id: ends-00{n}
-  description: After an ordinary play the turn passes to the next seat
-  clauses: [TURN-6]
-  source: [pagat]
-  note: Seat 0 lays [5-3] on its own train (ends 5 -> 3); not a double, so the turn ends.
-  table:
-    hands:
-      0: [5-3, 9-1]
-      1: [11-11, 10-0]
-    trains:
-      0: [12-5]
-      1: [12-3]
-  steps:
-    - play 5-3 on 0
-  expect:
-    - variants: [pagat, puremco]
-      state:
-        seat: 1
-"""
+PLAYS = plays("ends-00{n}", "pagat, puremco")
 
 
 @pytest.mark.slow  # plays fixtures against one program per job

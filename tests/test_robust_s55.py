@@ -16,7 +16,7 @@ from command_errors import FAR, PLAYS, write
 
 from mtrain.cli import main
 from mtrain.conformance import child
-from mtrain.spec.catalog import _names_an_option
+from mtrain.spec.rules_file_shape import _names_an_option
 from mtrain.spec.yamlload import SpecError, SpecErrors
 
 # --- 1a. stderr closed ----------------------------------------------------------------------

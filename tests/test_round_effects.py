@@ -184,7 +184,7 @@ def test_a_broken_effect_fails_mtrain_check(monkeypatch: pytest.MonkeyPatch,
         monkeypatch.setattr(check, name, stub)
     monkeypatch.setattr(checks, "run_all", lambda: {"checks": [], "summary": {},
                                                          "queries": 0})
-    monkeypatch.setattr(check, "_agreement", lambda *_: check._check("agreement", "pass", 0, []))
+    monkeypatch.setattr(check, "_agreement", lambda *_: check.verdict("agreement", "pass", 0, []))
 
     def effects() -> tuple[int, dict[str, Any]]:
         code = cli.main(["check", "--json", "--jobs", "1"])

@@ -11,7 +11,7 @@ import pytest
 import yaml
 
 from mtrain import cli, docgen, docs_reports
-from mtrain.docgen import rulebooks_page
+from mtrain.docs_rulebooks import rulebooks_page
 from mtrain.spec.catalog import Catalog, catalog
 from mtrain.spec.rulebooks import RuleBooks, load_rulebooks
 from mtrain.spec.yamlload import SpecError, SpecErrors

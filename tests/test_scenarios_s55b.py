@@ -18,13 +18,12 @@ rust/brakeman.rs) from both, which no in-process engine here plays.
 from __future__ import annotations
 
 import dataclasses
-import functools
 
 import pytest
-from scenario_outcomes import outcomes
+from scenario_outcomes import named_fixtures, outcomes
 
 from mtrain.conformance.adapter import ReferenceImplementation
-from mtrain.conformance.fixture import Fixture, fixture_files, load_file
+from mtrain.conformance.fixture import Fixture
 from mtrain.conformance.mutants.implementation import Mutant
 from mtrain.reference.rules import Rules
 from mtrain.spec.catalog import catalog
@@ -54,12 +53,8 @@ TELLS_TOO = {"s55-014": ("marker_removal", "owner-plays-own", "anyone-plays-on")
 """A second pair the fixture tells apart."""
 
 
-@functools.cache
 def _fixtures() -> dict[str, Fixture]:
-    """The files' fixtures, found among the corpus's files (the whole corpus costs 4 s)."""
-    paths = [p for p in fixture_files() if p.name in NAMES]
-    assert sorted(p.name for p in paths) == sorted(NAMES), paths
-    return {fx.id: fx for path in paths for fx in load_file(path)}
+    return named_fixtures(*NAMES)
 
 
 def _playing(option: str, value: str) -> Mutant:

@@ -24,7 +24,7 @@ Each rule set's setups at the player counts its table lacks are asked too (refus
 DEAL-7, or a finding), and under a match length of its own the last round its match
 has at each count played, so that no game starts after it (setups.py). At each round end
 the round's `score` is asked (scoring.py), and at a last round the totals a made-up tie
-leaves as well as the winners (steps.py).
+leaves as well as the winners (round_end.py).
 
 Half the games of a rule set with a round-end rule of its own (blocked round, scoring,
 blank values, tie rule) are steered toward a blocked end, where those rules are read: the
@@ -39,13 +39,13 @@ judged where it reads no rule of its own, as conform judges its fixtures.
 
 Modules: rulesets (which rule sets, and a mutant's), plans (each game's plan), steer
 (games steered toward a blocked end), play (a game's rounds), steps (one step's
-questions and move), asking (the implementation's answers), results (what a game found),
-totals (made-up match totals), setups (the counts a table lacks, a match's rounds),
-scoring (the `score` question at a round's end), judge (what is compared, and
-signatures), own_doubles (a legal list under a doubles rule of one's own, cut as conform
-cuts it), tables (fixture notation), possible (what a table must be), shrink,
-over_cut (cutting down a finished table asked who wins), reproducer, run (a whole run,
-with --jobs); the command line and its report:
+questions and move), round_end (the questions after a round's end), asking (the
+implementation's answers), results (what a game found), totals (made-up match totals), setups
+(the counts a table lacks, a match's rounds), scoring (the `score` question at a round's
+end), judge (what is compared, and signatures), own_doubles (a legal list under a
+doubles rule of one's own, cut as conform cuts it), tables (fixture notation), possible
+(what a table must be), shrink, over_cut (cutting down a finished table asked who wins),
+reproducer, run (a whole run, with --jobs); the command line and its report:
 mtrain/commands/fuzz.py.
 """
 

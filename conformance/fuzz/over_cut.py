@@ -1,4 +1,4 @@
-"""Cutting down a finished table asked who wins (an "over" probe, steps.over_probe).
+"""Cutting down a finished table asked who wins (an "over" probe, round_end.over_probe).
 
 Such a table writes its round's result: how it ended, who went out and the round's
 scores, which must be those of the hands left (INV-ROUND-SCORE). A cut that moves a

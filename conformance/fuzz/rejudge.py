@@ -226,7 +226,7 @@ class Judge:
         when the step ends no round; marked with the rules of one's own the step and its
         legality `read` (scoring.marks). Where the scoring reads a rule of one's own, the
         implementation's `score` of its own end of the step from `before` against its own
-        result, as play asks it (steps._own_score); None where it ends the round otherwise."""
+        result, as play asks it (round_end._own_score); None where it ends the round otherwise."""
         ref = scoring.reference_scores(ctx, after)
         if ref is None or not scoring.asks_scores(self.impl):
             return None

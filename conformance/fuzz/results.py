@@ -48,7 +48,7 @@ class GameResult:
     that differ from those values' (a rule of one's own there, or bugs)"""
     own_scores: int = 0
     """`score` answers judged against the implementation's own result, under a scoring
-    (blank values, ...) of its own (steps._own_score)"""
+    (blank values, ...) of its own (round_end._own_score)"""
     cut: str | None = None  # why the game ended before its round did
     stopped: bool = False  # the time limit ended the game
     broken: bool = False  # the implementation failed too often (Session.broken)

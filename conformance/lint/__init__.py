@@ -252,7 +252,7 @@ def winners_alone(fx: Fixture, exp: Expectation) -> bool:
     """Whether `exp` asks of `fx`'s finished table (phase `over`, no step) only who wins
     the match: an answer read off the totals and the round (MATCH-1..7), never off how
     the round ended, so that a blocked end END-2 or END-3 would not have made (a blocked
-    round of one's own, as fuzz reproduces it: fuzz/steps.over_probe) asks the same."""
+    round of one's own, as fuzz reproduces it: fuzz/round_end.over_probe) asks the same."""
     return (fx.table is not None and fx.table.get("phase") == "over" and not fx.steps
             and exp.checks == (exp.winners is not None) + (exp.match_over is not None))
 

@@ -20,7 +20,7 @@ def register(sub: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     from mtrain.conformance.fixture import load_corpus
     from mtrain.conformance.outputs import check_output
-    from mtrain.docgen import ruleset_page
+    from mtrain.ruleset_page import ruleset_page
     from mtrain.spec.catalog import catalog
 
     if args.out:
