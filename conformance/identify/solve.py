@@ -309,12 +309,19 @@ def lacks_table(piece: Piece, pieces: Sequence[Piece], seen: Sequence[tuple[int,
         if live is not None:
             live[anys] = found
     # a piece differing in `o` alone: of the options both pin, `o` is the only one whose
-    # values they share none of (one pass over the piece's options, not one per option)
-    mine, out = piece.region, set()
+    # values they share none of (one pass over the piece's options, stopped at a second)
+    mine, out = piece.region.items(), set()
     for theirs in found:
-        apart = [k for k in mine.keys() & theirs.keys() if theirs[k].isdisjoint(mine[k])]
-        if len(apart) == 1:
-            out.add(apart[0])
+        apart = None
+        for k, vs in mine:
+            t = theirs.get(k)
+            if t is not None and t.isdisjoint(vs):
+                if apart is not None:
+                    break
+                apart = k
+        else:
+            if apart is not None:
+                out.add(apart)
     return frozenset(out)
 
 
