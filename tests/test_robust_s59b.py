@@ -51,3 +51,11 @@ def test_imap_raises_for_workers_that_died_idle_before_it_was_called() -> None:
             signal.alarm(0)
             signal.signal(signal.SIGALRM, previous)
         pool.terminate()
+
+
+# --- 2. a hello whose variants name one twice ---------------------------------------------
+
+def test_a_variant_the_hello_names_twice_is_listed_once() -> None:
+    from mtrain.conformance.declaration import unsupported
+    why = unsupported({"variants": ["pagat", "pagat", "puremco-d9"]}, "puremco", None)
+    assert why == "the implementation supports pagat, puremco-d9"
