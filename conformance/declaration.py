@@ -299,7 +299,8 @@ LISTED = 8
 and of each result it holds, and a hello may list 100,000 names."""
 
 
-def _listed(names: list[Any]) -> str:
+def _listed(given: list[Any]) -> str:
+    names = list(dict.fromkeys(str(n) for n in given))  # a name given twice, listed once
     more = len(names) - LISTED
-    shown = ", ".join(f"{n!s:.60}" for n in names[:LISTED])
+    shown = ", ".join(f"{n:.60}" for n in names[:LISTED])
     return shown + (f" and {more:,} more" if more > 0 else "")

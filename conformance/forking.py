@@ -190,6 +190,11 @@ class StoppablePool(Pool):
         if here is not task_handler:
             _empty_while(task_handler, inqueue._reader.fileno())
 
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.started: list[BaseProcess] = list(self._pool)  # type: ignore[attr-defined]
+        """Every worker the pool has started, the dead ones kept (imap's look at them)."""
+
     def join(self) -> None:
         """After terminate, nothing more: it reaped the workers, and a pool thread left
         waiting on a dead worker's half message would be joined for ever."""
@@ -244,11 +249,15 @@ WATCH_SECONDS = 0.5
 
 def imap(pool: Pool, func: Callable[[Any], Any], items: Iterable[Any]) -> Iterator[Any]:
     """`pool.imap(func, items)`, one item a task, the results in order; raises WorkerDied
-    when a worker ends before the last result (a Pool has no maxtasksperchild here: its
-    workers end only when it is closed), instead of waiting for a lost task for ever."""
-    workers = list(pool._pool)  # type: ignore[attr-defined]
+    when a worker has ended before the last result (a Pool has no maxtasksperchild here:
+    its workers end only when it is closed), instead of waiting for a lost task for ever.
+    An idle worker's death ends the run too, even one before this call (the pool started
+    another in its place): the idle worker that waits for the next task holds the task
+    queue's read lock, which dies held with it, and no worker gets a task again."""
+    started = getattr(pool, "started", None)
+    seen = {id(w): w for w in (started if started is not None else pool._pool)}  # type: ignore[attr-defined]
+    processes: int = pool._processes  # type: ignore[attr-defined]
     results = pool.imap(func, items)
-    seen = {id(w): w for w in workers}
     while True:
         try:
             yield results.next(WATCH_SECONDS)
@@ -256,9 +265,12 @@ def imap(pool: Pool, func: Callable[[Any], Any], items: Iterable[Any]) -> Iterat
             return
         except multiprocessing.TimeoutError:
             for worker in list(pool._pool):  # type: ignore[attr-defined]
-                seen.setdefault(id(worker), worker)  # a dead one the pool reaped stays here
+                if id(worker) not in seen:
+                    seen[id(worker)] = worker  # a dead one the pool reaped stays here
+                    if started is not None:
+                        started.append(worker)
             dead = [w for w in seen.values() if w.exitcode is not None]
-            if dead or len(seen) > len(workers):  # one more: the pool replaced a dead one
+            if dead or len(seen) > processes:  # one more: the pool replaced a dead one
                 raise WorkerDied(_died(dead[0] if dead else None)) from None
 
 
