@@ -5,7 +5,10 @@ a marked player who plays off their own train (marker_removal, its three values)
 first-turn chain that could go on with a double its player could not cover (first_turn
 chain against chain-no-double-end); a drawn tile that fits nowhere with tiles left to
 draw (draw_rule); what follows the first tile of a first turn (first_turn single against
-chain-anywhere).
+chain-anywhere); the Mexican Train's double laid after another (double_order); a live
+double on an empty boneyard and a dead one with tiles left to draw (uncoverable_double),
+which a house rule releasing both, as brakeman's "dead or dry" does (tests/examples/rust/
+brakeman.rs), answers as no known value.
 
 Each holds under the reference, and each tells its pair of values apart: the reference
 made to play one value whatever the rule set says fails it, and so does the reference made
@@ -27,13 +30,17 @@ from mtrain.reference.rules import Rules
 from mtrain.spec.catalog import catalog
 
 NAMES = ("s59-follow-up.yaml", "s59-marker-removal.yaml", "s59-chain-double-end.yaml",
-         "s59-draw-rule.yaml", "s59-first-tile.yaml")
+         "s59-draw-rule.yaml", "s59-first-tile.yaml", "s59-order-and-release.yaml")
 FOLLOW = ("follow_up", "anywhere", "restricted")
 OWN_ANYWHERE = ("marker_removal", "owner-plays-own", "owner-plays-anywhere")
 ANYONE_ANYWHERE = ("marker_removal", "anyone-plays-on", "owner-plays-anywhere")
 OWN_ANYONE = ("marker_removal", "owner-plays-own", "anyone-plays-on")
 CHAIN = ("first_turn", "chain", "chain-no-double-end")
 FIRST_TILE = ("first_turn", "single", "chain-anywhere")
+ORDER = ("double_order", "oldest-first", "any-open")
+DRY = ("uncoverable_double", "released", "released-when-boneyard-empty")
+DRY_TOO = ("uncoverable_double", "stays-open", "released-when-boneyard-empty")
+DEAD = ("uncoverable_double", "released", "stays-open")
 DRAW = ("draw_rule", "draw-one", "draw-until-playable")
 TELLS: list[tuple[str, tuple[str, str, str]]] = [
     ("s59-001", FOLLOW), ("s59-002", FOLLOW), ("s59-003", FOLLOW),
@@ -43,6 +50,8 @@ TELLS: list[tuple[str, tuple[str, str, str]]] = [
     ("s59-007", CHAIN), ("s59-008", CHAIN), ("s59-009", CHAIN),
     ("s59-010", DRAW), ("s59-011", DRAW), ("s59-012", DRAW),
     ("s59-013", FIRST_TILE), ("s59-014", FIRST_TILE),
+    ("s59-015", ORDER), ("s59-016", ORDER),
+    ("s59-017", DRY), ("s59-017", DRY_TOO), ("s59-018", DEAD), ("s59-018", DRY),
 ]
 """A fixture and an option, with two of its values, that it tells apart."""
 
