@@ -30,7 +30,8 @@ from mtrain.reference.rules import Rules
 from mtrain.spec.catalog import catalog
 
 NAMES = ("s59-follow-up.yaml", "s59-marker-removal.yaml", "s59-chain-double-end.yaml",
-         "s59-draw-rule.yaml", "s59-first-tile.yaml", "s59-order-and-release.yaml")
+         "s59-draw-rule.yaml", "s59-first-tile.yaml", "s59-order-and-release.yaml",
+         "s59-house-near.yaml")
 FOLLOW = ("follow_up", "anywhere", "restricted")
 OWN_ANYWHERE = ("marker_removal", "owner-plays-own", "owner-plays-anywhere")
 ANYONE_ANYWHERE = ("marker_removal", "anyone-plays-on", "owner-plays-anywhere")
@@ -52,6 +53,7 @@ TELLS: list[tuple[str, tuple[str, str, str]]] = [
     ("s59-013", FIRST_TILE), ("s59-014", FIRST_TILE),
     ("s59-015", ORDER), ("s59-016", ORDER),
     ("s59-017", DRY), ("s59-017", DRY_TOO), ("s59-018", DEAD), ("s59-018", DRY),
+    ("s59-019", ORDER), ("s59-020", ORDER), ("s59-021", DEAD), ("s59-021", DRY),
 ]
 """A fixture and an option, with two of its values, that it tells apart."""
 
