@@ -4,7 +4,7 @@ seats: the tile after a second double of the turn (follow_up anywhere against re
 a marked player who plays off their own train (marker_removal, its three values); a
 first-turn chain that could go on with a double its player could not cover (first_turn
 chain against chain-no-double-end); a drawn tile that fits nowhere with tiles left to
-draw (draw_rule); what follows the first tile of a first turn (first_turn single against
+draw, bound by a double or not (draw_rule); what follows the first tile of a first turn (first_turn single against
 chain-anywhere); the Mexican Train's double laid after another (double_order); a live
 double on an empty boneyard and a dead one with tiles left to draw (uncoverable_double),
 which a house rule releasing both, as brakeman's "dead or dry" does (tests/examples/rust/
@@ -31,7 +31,7 @@ from mtrain.spec.catalog import catalog
 
 NAMES = ("s59-follow-up.yaml", "s59-marker-removal.yaml", "s59-chain-double-end.yaml",
          "s59-draw-rule.yaml", "s59-first-tile.yaml", "s59-order-and-release.yaml",
-         "s59-house-near.yaml")
+         "s59-house-near.yaml", "s59-draw-bound.yaml")
 FOLLOW = ("follow_up", "anywhere", "restricted")
 OWN_ANYWHERE = ("marker_removal", "owner-plays-own", "owner-plays-anywhere")
 ANYONE_ANYWHERE = ("marker_removal", "anyone-plays-on", "owner-plays-anywhere")
@@ -54,6 +54,7 @@ TELLS: list[tuple[str, tuple[str, str, str]]] = [
     ("s59-015", ORDER), ("s59-016", ORDER),
     ("s59-017", DRY), ("s59-017", DRY_TOO), ("s59-018", DEAD), ("s59-018", DRY),
     ("s59-019", ORDER), ("s59-020", ORDER), ("s59-021", DEAD), ("s59-021", DRY),
+    ("s59-022", DRAW), ("s59-023", DRAW),
 ]
 """A fixture and an option, with two of its values, that it tells apart."""
 
