@@ -4,11 +4,11 @@ seats: the tile after a second double of the turn (follow_up anywhere against re
 a marked player who plays off their own train (marker_removal, its three values); a
 first-turn chain that could go on with a double its player could not cover (first_turn
 chain against chain-no-double-end); a drawn tile that fits nowhere with tiles left to
-draw, bound by a double or not (draw_rule); what follows the first tile of a first turn (first_turn single against
-chain-anywhere); the Mexican Train's double laid after another (double_order); a live
-double on an empty boneyard and a dead one with tiles left to draw (uncoverable_double),
-which a house rule releasing both, as brakeman's "dead or dry" does (tests/examples/rust/
-brakeman.rs), answers as no known value.
+draw, bound by a double or not (draw_rule); what follows the first tile of a first turn
+(first_turn single against chain-anywhere); the Mexican Train's double and another both
+binding (double_order); a live double on an empty boneyard and a dead one with tiles left
+to draw (uncoverable_double), which a house rule releasing both, as brakeman's "dead or
+dry" does (tests/examples/rust/brakeman.rs), answers as no known value.
 
 Each holds under the reference, and each tells its pair of values apart: the reference
 made to play one value whatever the rule set says fails it, and so does the reference made
