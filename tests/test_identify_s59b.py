@@ -15,12 +15,19 @@ from __future__ import annotations
 import dataclasses
 import sys
 from pathlib import Path
+from typing import Any, cast
 
 from mtrain.conformance.fixture import FIXTURE_ROOT, load_corpus
+from mtrain.conformance.identify.conclude import _reached
+from mtrain.conformance.identify.findings import _contradicted
+from mtrain.conformance.identify.found import Observation, OptionFinding
 from mtrain.conformance.identify.observe import observe
+from mtrain.conformance.identify.solve import Model, Solution
 from mtrain.conformance.process import ProcessImplementation
 from mtrain.conformance.selection import read_rules_files
+from mtrain.spec.catalog import catalog
 from mtrain.spec.ruleset import OTHER
+from mtrain.spec.scope import Space
 
 EXAMPLES = Path(__file__).parent / "examples"
 STAND_IN = {"follow_up": "cover-own", "uncoverable_double": "stays-open"}
@@ -39,3 +46,37 @@ def test_a_failure_conform_judges_under_a_declared_release_is_not_the_release() 
         (obs,) = observe(fixtures, impl, sent, own=own)
     assert "fail" in obs.outcomes  # bug 1: the marker left down (MARK-3)
     assert obs.judged == {"uncoverable_double"}
+
+
+def test_a_table_the_answer_never_reaches_does_not_contradict_it() -> None:
+    """gandy's first commit answered bad-request on chain tables (end-025..029), which
+    the answer's `first_turn: single` never has; `doubles: open` was read contradicted by
+    them (findings._contradicted's `against`)."""
+    space = Space(catalog())
+    fixtures = {fx.id: fx for fx in load_corpus(FIXTURE_ROOT)[0]}
+    chain = fixtures["end-025"]
+    assert chain.table is not None and chain.table.get("phase") == "chain"
+    values = {**space.point(catalog().ruleset("pagat")), "first_turn": "single",
+              "doubles": "open"}
+    best = Solution(values, 1, ["end-025"])
+    observed = {"end-025": Observation(chain, tuple("fail" for _ in chain.expect))}
+    found = OptionFinding("doubles", "open", "sure", 3, ["dbl-001"])
+    model = Model.of(space)
+    said = _contradicted(found, best, cast(Any, _NoRival()), model, space.cat,
+                         {"end-025": frozenset({"FIRST-5"})}, lambda fid, option: True,
+                         reached=_reached(best, space, None, observed))
+    assert said.status == "sure", said.evidence
+    # under a chain first turn the table is had: the same fixture contradicts it
+    values = {**values, "first_turn": "chain"}
+    said = _contradicted(found, Solution(values, 1, ["end-025"]), cast(Any, _NoRival()),
+                         model, space.cat, {"end-025": frozenset({"FIRST-5"})},
+                         lambda fid, option: True,
+                         reached=_reached(Solution(values, 1, []), space, None, observed))
+    assert said.status == "contradicted", said.evidence
+
+
+class _NoRival:
+    """A solver with no other reading (findings._fewer_bugs asks one)."""
+
+    def solve(self, *args: Any, **kwargs: Any) -> None:
+        return None
