@@ -13,14 +13,18 @@ than conform, so such an entry now tells which declared rules it cannot be
 from __future__ import annotations
 
 import dataclasses
+import shutil
 import sys
 from pathlib import Path
 from typing import Any, cast
+
+import pytest
 
 from mtrain.conformance.fixture import FIXTURE_ROOT, load_corpus
 from mtrain.conformance.identify.conclude import _reached
 from mtrain.conformance.identify.findings import _contradicted
 from mtrain.conformance.identify.found import Observation, OptionFinding
+from mtrain.conformance.identify.measure import measure
 from mtrain.conformance.identify.observe import observe
 from mtrain.conformance.identify.solve import Model, Solution
 from mtrain.conformance.process import ProcessImplementation
@@ -80,3 +84,19 @@ class _NoRival:
 
     def solve(self, *args: Any, **kwargs: Any) -> None:
         return None
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason="reachstacker runs on node")
+def test_a_deal_that_differs_in_who_has_a_first_turn_to_come_measures_no_procedure() -> None:
+    """reachstacker (tests/examples/js/reachstacker_engine.js) lays the highest double
+    dealt as its holder's first turn: hands, boneyard and the first player as
+    highest-double-held deals them, the holder's first turn gone. measure compared the
+    deals without `first_turns` and measured highest-double-held, a wrong value given as
+    sure; now no known procedure (nor seat) matches, and the fixtures decide."""
+    space = Space(catalog())
+    command = ["node", str(EXAMPLES / "js" / "reachstacker_engine.js")]
+    with ProcessImplementation(command) as impl:
+        deals, _ = measure(impl, space, dict(catalog().ruleset("pagat").choices))
+    assert deals.table  # it deals: the start was compared
+    assert deals.procedure is None, deals.evidence.get("engine_procedure")
+    assert "engine_procedure" not in deals.evidence
