@@ -19,7 +19,8 @@ from mtrain.conformance.identify.from_play import _from_play
 from mtrain.conformance.identify.measure import Deals
 from mtrain.conformance.identify.solve import FIXTURE, Model, Solution, Solver
 from mtrain.conformance.identify.tables import asked_again
-from mtrain.spec.catalog import Catalog
+from mtrain.conformance.selection import unreached
+from mtrain.spec.catalog import Catalog, RulesetError
 from mtrain.spec.errors import InputError
 from mtrain.spec.ruleset import OTHER
 from mtrain.spec.scope import Region, Space
@@ -84,7 +85,8 @@ def _conclude(model: Model, soft: list[tuple[Any, str]], fixed: Mapping[str, str
     # tables agree with a known value: a house rule differs from each on some tables only
     findings = [f if f.option in declared and f.value == OTHER else
                 _contradicted(f, best, solver, model, space.cat, speaks, alone, fit,
-                              existence) for f in findings]
+                              existence, _reached(best, space, own, observed))
+                for f in findings]
     undecided = frozenset(f.option for f in findings if f.status == "undetermined")
     for f in findings:
         if f.status == "undetermined":
@@ -92,6 +94,25 @@ def _conclude(model: Model, soft: list[tuple[Any, str]], fixed: Mapping[str, str
         if f.option == "starting_seat" and seat_note is not None:
             f.evidence.append(seat_note)
     return best, findings, problems
+
+
+def _reached(best: Solution, space: Space, own: tuple[tuple[int, int], ...] | None,
+             observed: Mapping[str, Observation]) -> Callable[[str], bool]:
+    """Whether the answer's rules may have fixture `fid`'s table (selection.unreached):
+    an answer on a table they never reach says nothing for or against them (gandy's first
+    commit answered bad-request on chain tables, end-025..029, read as contradicting
+    `doubles: open` under `first_turn: single`, which never has them)."""
+    plain, table = space.catalog_form(best.values)
+    try:
+        rs = space.cat.from_values(plain, "answer", own or table)
+    except RulesetError:
+        return lambda fid: True
+
+    @functools.cache
+    def reached(fid: str) -> bool:
+        obs = observed.get(fid)
+        return obs is None or unreached(obs.fixture, rs) is None
+    return reached
 
 
 def declared_kept(solver: Solver, model: Model, base: Mapping[str, str],

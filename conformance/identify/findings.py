@@ -216,14 +216,16 @@ def _contradicted(f: OptionFinding, best: Solution, solver: Solver, model: Model
                   cat: Catalog, speaks: Mapping[str, frozenset[str]],
                   alone: Callable[[str, str], bool],
                   fit: Callable[[str, str], frozenset[str] | None] | None = None,
-                  existence: Mapping[str, frozenset[str]] | None = None) -> OptionFinding:
+                  existence: Mapping[str, frozenset[str]] | None = None,
+                  reached: Callable[[str], bool] = lambda fid: True) -> OptionFinding:
     """A value that fixtures show, contradicted by fixtures of the same clauses (those
     the option's values bring in): a rule of the engine's own looks so, and so does a bug
     in those clauses that the engine makes everywhere. identify cannot tell which, and
     says so rather than naming the value (or `other`) as found: status `contradicted`,
     the value kept as the solver found it, both sets of fixtures in the evidence. For a
     known value, a fixture against it is one left unexplained that another value of the
-    option alone would explain (`alone`)."""
+    option alone would explain (`alone`). Never a fixture whose table the answer's rules
+    never reach (`reached`): what an engine answers there is no rule's."""
     if f.status not in ("sure", "likely", "other"):
         return f
     own = {c.id for c in cat.clauses.values() if f.option in c.when}
@@ -250,6 +252,7 @@ def _contradicted(f: OptionFinding, best: Solution, solver: Solver, model: Model
                        if f.option not in (existence or {}).get(fid, ()))
     else:
         return f
+    against = [fid for fid in against if reached(fid)]
     told = f"{counted(len(shown), verb='show')} {value} ({', '.join(shown[:3])}" \
         f"{' ...' if len(shown) > 3 else ''})"
     if fit is not None:  # named by the values each fixture shows (bugs.shows)

@@ -46,8 +46,13 @@ NOT_DEALT = (HarnessError, RefusedSetup, Unsupported, ValueError, KeyError, Type
              AttributeError)
 """What an answer to a deal may be instead of a state: each says the deal was not made."""
 
-COMPARED = ("engine_placed", "phase", "seat", "starter")
-"""The fields of a dealt state compared with the rules' deal, besides hands and boneyard."""
+COMPARED = ("engine_placed", "phase", "seat", "starter", "first_turns")
+"""The fields of a dealt state compared with the rules' deal, besides hands and boneyard:
+who has a first turn to come too (reachstacker lays the highest double dealt as its
+holder's first turn, dealt as highest-double-held deals and read so, measured, before)."""
+SEATING = ("seat", "starter")
+"""The fields of COMPARED that say who moves first (the starting seat's, and the search's
+first drawer): _unseated sets them aside, never the rest."""
 
 
 @dataclass
@@ -463,9 +468,14 @@ def _shown(state: Any) -> Any:
     try:
         return (tuple(tuple(sorted(_canonical(str(t)) for t in h)) for h in state["hands"]),
                 tuple(_canonical(str(t)) for t in state["boneyard"]),
-                tuple(state.get(k) for k in COMPARED))
+                tuple(_field(state.get(k)) for k in COMPARED))
     except (KeyError, TypeError, ValueError, AttributeError):
         return None
+
+
+def _field(value: Any) -> Any:
+    """A compared field's value, a list read in any order (first_turns: docs/protocol.md)."""
+    return tuple(sorted(value, key=str)) if isinstance(value, list) else value
 
 
 def predicted(rs: Ruleset, players: int, round_no: int, order: list[str],
@@ -727,7 +737,8 @@ def _alike_unseated(guess: Ruleset, designs: list[tuple[int, list[str]]],
 
 def _unseated(answer: Any) -> Any:
     def drop(shown: Any) -> Any:
-        return None if shown is None else (shown[0], shown[1], shown[2][:2])
+        return None if shown is None else (shown[0], shown[1], tuple(
+            v for k, v in zip(COMPARED, shown[2], strict=True) if k not in SEATING))
     if answer is None:
         return None
     shown, steps = answer
