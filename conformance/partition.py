@@ -97,7 +97,8 @@ def explore(fx: Fixture, space: Space | None = None, limit: int = REGION_LIMIT,
     space.ruleset; None from it: the point is skipped, as one no rule set has)."""
     space = space or Space()
     part = Partition(fx)
-    pending: list[Region] = [dict(start) if start is not None else space.full()]
+    # (a start region names some options; the rest take every value, as in space.full())
+    pending: list[Region] = [{**space.full(), **start} if start is not None else space.full()]
     complete = space.completer(_written_values(fx, space.cat))
     names = space.names
     memo = RunMemo(plays_of(fx))

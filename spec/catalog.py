@@ -214,7 +214,7 @@ class Catalog:
                 raise RulesetError(f"unknown variant {shown(base_name)}"
                                    f"{written_otherwise(base_name, known_names)}; known: "
                                    f"{', '.join(self.variants)}{files}"
-                                   f"{tilesets.set_not_known(base_name)}")
+                                   f"{tilesets.set_not_a_rule_set(base_name)}")
             head = self.variants[base_name]
         values, setters, lineage = self._resolve(head, ())
         all_overlays = [*extra, *overlays]
@@ -267,7 +267,7 @@ class Catalog:
             if name not in self.overlays:
                 raise RulesetError(f"unknown overlay {shown(name)}"
                                    f"{written_otherwise(name, self.overlays)}; known: "
-                                   f"{', '.join(self.overlays)}{tilesets.set_not_known(name)}")
+                                   f"{', '.join(self.overlays)}{tilesets.set_not_a_rule_set(name)}")
             ov = self.overlays[name]
             if ov.applies_to is not None and not set(ov.applies_to) & set(lineage):
                 raise RulesetError(f"overlay {name!r} applies only to "

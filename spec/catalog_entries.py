@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from mtrain.spec.errors import shown
+from mtrain.spec.tilesets import EVERY_DOUBLE, TileSetError, tile_set_values
 from mtrain.spec.yamlload import Document, SpecError, SpecErrors
 from mtrain.spec.yamlschema import schema, validate
 
@@ -132,14 +133,20 @@ def read_options(doc: Document) -> dict[str, Option]:
         if not isinstance(body, dict) or not isinstance(body.get("values"), dict):
             raise doc.error((name,), f"option {name!r} needs a `values` mapping")
         values = {}
-        for vname, v in body["values"].items():
+        written = body["values"]
+        try:  # SET-1: the sets no value names, given by one rule (tilesets.EVERY_DOUBLE)
+            given = tile_set_values(body) if name == "tile_set" else written
+        except TileSetError as e:
+            raise doc.error((name, EVERY_DOUBLE), str(e)) from None
+        for vname, v in given.items():
+            at = (name, "values", vname) if vname in written else (name, EVERY_DOUBLE)
             src = tuple(v.get("source", ()))
             if not src or any(s not in SOURCES for s in src):
-                raise doc.error((name, "values", vname, "source"),
+                raise doc.error((*at, "source"),
                                 f"{name}={vname}: source must be a list from {SOURCES}")
             problem = provenance_problem(src, v)
             if problem:
-                raise doc.error((name, "values", vname), f"{name}={vname}: {problem}")
+                raise doc.error(at, f"{name}={vname}: {problem}")
             table = tuple(sorted((int(k), int(n)) for k, n in v.get("table", {}).items()))
             values[vname] = Value(vname, src, str(v.get("text", "")), table,
                                   v.get("decision"), v.get("origin"))

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import functools
 import re
-from typing import Final
+from collections.abc import Mapping
+from typing import Any, Final
 
 import yaml
 
@@ -31,7 +32,7 @@ def highest_numbers() -> dict[str, int]:
     # libyaml when present: this runs at import time, where PyYAML's pure Python parser
     # costs a tenth of a second
     loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-    values = yaml.load(text, Loader=loader)["tile_set"]["values"]
+    values = tile_set_values(yaml.load(text, Loader=loader)["tile_set"])
     out: dict[str, int] = {}
     for name, body in values.items():
         top = body.get("highest") if isinstance(body, dict) else None
@@ -40,6 +41,45 @@ def highest_numbers() -> dict[str, int]:
                                f"a number 0 or more (got {top!r})")
         out[str(name)] = top
     return out
+
+
+EVERY_DOUBLE: Final = "every_double"
+"""The key of the tile_set block that gives every other double-N set by one rule."""
+
+
+def tile_set_values(block: Mapping[str, Any]) -> dict[str, Any]:
+    """The tile_set values options.yaml gives: those `values` names, then, SET-1's for any
+    N, `double-N` for each N of `every_double` (`from`, `to`) they do not name, with its
+    `highest`, and the rule's source, decision and text ({n}, {tiles}, {pips} filled in).
+    The catalogue and `highest_numbers` both read the sets through this one function."""
+    values = dict(block.get("values") or {}) if isinstance(block, Mapping) else {}
+    rule = block.get(EVERY_DOUBLE) if isinstance(block, Mapping) else None
+    if rule is None:
+        return values
+    if not isinstance(rule, Mapping):
+        raise TileSetError(f"tile_set: `{EVERY_DOUBLE}` must be a mapping (from, to, source, "
+                           f"text), got {rule!r}")
+    low, high = rule.get("from"), rule.get("to")
+    if not all(isinstance(n, int) and not isinstance(n, bool) and n >= 0 for n in (low, high)):
+        raise TileSetError(f"tile_set: `{EVERY_DOUBLE}` needs `from` and `to`, numbers 0 or "
+                           f"more (got from={low!r}, to={high!r})")
+    assert isinstance(low, int) and isinstance(high, int)
+    if low > high:
+        raise TileSetError(f"tile_set: `{EVERY_DOUBLE}` runs from {low} to {high}: `from` "
+                           "must not be past `to`")
+    named = {body.get("highest") for body in values.values() if isinstance(body, Mapping)}
+    text = str(rule.get("text", ""))
+    for n in range(low, high + 1):
+        if n in named or f"double-{n}" in values:
+            continue
+        body = {k: v for k, v in rule.items() if k not in ("from", "to", "text")}
+        try:
+            body["text"] = text.format(n=n, tiles=tile_count(n), pips=pip_total(n))
+        except (KeyError, IndexError, ValueError) as e:
+            raise TileSetError(f"tile_set: `{EVERY_DOUBLE}` text may name only {{n}}, "
+                               f"{{tiles}} and {{pips}} ({e!r})") from None
+        values[f"double-{n}"] = {**body, "highest": n}
+    return values
 
 
 def highest(tile_set: str) -> int:
@@ -51,26 +91,55 @@ def highest(tile_set: str) -> int:
                            f"{', '.join(highest_numbers())}") from None
 
 
+def _double(name: object) -> int | None:
+    """N, when `name` reads as a double-N set (`double-11`, `Double 11`); else None."""
+    match = re.fullmatch(r"\s*double-?\s*(\d+)\s*", str(name), re.IGNORECASE)
+    return None if match is None else int(match[1])
+
+
+def set_not_a_rule_set(name: object) -> str:
+    """What to say of `name` where a variant or an overlay was looked for: a set the suite
+    knows (double-11) is no rule set, and a rule-set file names it; else set_not_known."""
+    n = _double(name)
+    if n is None or f"double-{n}" not in highest_numbers():
+        return set_not_known(name)
+    return (f"; double-{n} is a tile set, not a rule set: a rule-set file names it (base: a "
+            f"variant; options: tile_set: double-{n}, and hand_sizes: {{players: tiles}} "
+            "where no published table is its own)")
+
+
 def set_not_known(name: object) -> str:
     """What to say of `name` where a tile set, a variant or an overlay was looked for, when
-    it names a double-N set the suite does not know (double-11, double-13): which sets it
-    knows and what the author can do; "" for any other name."""
-    match = re.fullmatch(r"\s*double-?\s*(\d+)\s*", str(name), re.IGNORECASE)
-    if match is None or f"double-{int(match[1])}" in highest_numbers():
+    it names a double-N set the suite does not know (double-5, double-19): which sets it
+    knows; "" for any other name."""
+    n = _double(name)
+    if n is None or f"double-{n}" in highest_numbers():
         return ""
-    if int(match[1]) > largest():  # past the largest set the seed plays: not one to add
-        return (f"; double-{int(match[1])} is larger than any set the suite knows (the "
-                f"largest is double-{largest()}; it knows {', '.join(by_size())})")
-    return (f"; double-{int(match[1])} is no set the suite knows (it knows "
-            f"{', '.join(by_size())}): an engine that can be set to one of those is checked "
-            "run so, under that set's rules; else the set is the suite's to add, a "
-            "`tile_set` value of spec/data/options.yaml with its highest number (no "
-            "rule-set file can add a set)")
+    if n > largest():  # past the largest set the seed plays: not one to add
+        return (f"; double-{n} is larger than any set the suite knows (the largest is "
+                f"double-{largest()}; it knows {known_sets()})")
+    if n < smallest():  # below the smallest set the seed plays
+        return (f"; double-{n} is smaller than any set the suite knows (the smallest is "
+                f"double-{smallest()}; it knows {known_sets()})")
+    return f"; double-{n} is no set the suite knows (it knows {known_sets()})"
+
+
+def known_sets() -> str:
+    """The sets the suite knows, as a message says them: a run of every N at once."""
+    tops = sorted(highest_numbers().values())
+    if tops == list(range(tops[0], tops[-1] + 1)):
+        return f"every double-N set from double-{tops[0]} to double-{tops[-1]}"
+    return ", ".join(by_size())
 
 
 def largest() -> int:
     """The highest number of the largest set any rule set may use."""
     return max(highest_numbers().values())
+
+
+def smallest() -> int:
+    """The highest number of the smallest set any rule set may use."""
+    return min(highest_numbers().values())
 
 
 def by_size() -> list[str]:

@@ -43,7 +43,8 @@ from mtrain.spec.scope import Space
 from mtrain.spec.tilesets import highest
 
 SPACE = Space()
-LATER = {"tile_set": ("double-8", "double-10", "double-16"),
+LATER = {"tile_set": ("double-8", "double-10", "double-16", "double-7", "double-11",
+                      "double-13", "double-14", "double-17"),
          "hand_sizes": ("custom:double-8", "custom:double-10", "custom:double-16")}
 """Values the space gained after the benchmark's cases were drawn: the cases are drawn
 from the space without them, as they were (the calibration was measured on those);

@@ -277,10 +277,12 @@ def test_the_celko_tables_are_dealt_from_their_own_sets() -> None:
 
 def test_deal_11_names_the_published_double_6_table() -> None:
     """A double-6 table is published (Celko); DEAL-11 is about the sets with none,
-    double-8, double-10, double-16 and double-18."""
+    double-8, double-10, double-16 and double-18, and the five options.yaml's
+    `every_double` rule gives (double-7, -11, -13, -14, -17)."""
     deal11 = CAT.clauses["DEAL-11"]
-    assert deal11.when == {"tile_set": frozenset({"double-8", "double-10", "double-16",
-                                                  "double-18"})}
+    assert deal11.when == {"tile_set": frozenset({"double-7", "double-8", "double-10",
+                                                  "double-11", "double-13", "double-14",
+                                                  "double-16", "double-17", "double-18"})}
     assert "DEAL-12" in (deal11.decision or "")
     assert CAT.clauses["DEAL-10"].requires["hand_sizes"] == {"ourpastimes-d15", "celko-d15"}
     assert CAT.options["tile_set"].values["double-6"].source == ("celko",)

@@ -24,9 +24,12 @@ from mtrain.spec.optionspace import checks
 from mtrain.spec.optionspace.features import AnalysisError, OptionSpace, SatResult
 
 DATA = Path(__file__).resolve().parents[1] / "spec" / "data"
-# (N+1)(N+2)/2 for N = 12, 9, 10, 6, 15, 18, 8, 16
+# (N+1)(N+2)/2 for N = 12, 9, 10, 6, 15, 18, 8, 16, and 7, 11, 13, 14, 17 (options.yaml's
+# `every_double`: every other N from 6 to 18)
 TILES = {"double-12": 91, "double-9": 55, "double-10": 66, "double-6": 28, "double-15": 136,
-         "double-18": 190, "double-8": 45, "double-16": 153}
+         "double-18": 190, "double-8": 45, "double-16": 153, "double-7": 36, "double-11": 78,
+         "double-13": 105, "double-14": 120, "double-17": 171}
+EVERY_DOUBLE = ("double-7", "double-11", "double-13", "double-14", "double-17")
 
 # Read by hand from options.yaml: the hand-size tables.
 TABLES = {
@@ -55,6 +58,14 @@ NAMED = ("pagat", "puremco-d12", "puremco-d9", "cardinal", "fundex", "ourpastime
 # double-12 set (91) the double-15 tables' rows for 9 (99) and 8 (104) players do not fit.
 # A core keeps the earliest declared literal (DEAL-4, then the DEAL-8 rows in table order,
 # then DEAL-9 to DEAL-14).
+
+
+def _first_row_past(table: str, tiles: int) -> str | None:
+    """DEAL-8's first row of `table` (read by hand above) that deals more than `tiles`."""
+    return next((f"DEAL-8:{table}:{n}p" for n, h in TABLES[table].items() if n * h > tiles),
+                None)
+
+
 D9_TOO_BIG = ("pagat", "puremco-d12", "cardinal", "fundex", "ourpastimes-d15", "celko-d15",
               "goodsam", "hathaway")
 CONTRADICTORY = {
@@ -94,6 +105,12 @@ CONTRADICTORY = {
     # 132), so DEAL-11 but where DEAL-4 or DEAL-9 is declared before it
     **{("tile_set=double-16", f"hand_sizes={t}"): {"puremco-d9": ("DEAL-4",),
        "ourpastimes-d15": ("DEAL-9",)}.get(t, ("DEAL-11",)) for t in NAMED},
+    # the sets of `every_double` take no named table (DEAL-11) either; as on double-8 and
+    # double-10, DEAL-4 is declared first, then each table's rows in order (the first past
+    # the set's tiles, counted by _first_row_past), then DEAL-9
+    **{(f"tile_set={s}", f"hand_sizes={t}"): ("DEAL-4",) if t == "puremco-d9" else (
+        _first_row_past(t, TILES[s]) or ("DEAL-9" if t == "ourpastimes-d15" else "DEAL-11"),)
+       for s in EVERY_DOUBLE for t in NAMED},
     ("engine_procedure=set-aside", "starting_seat=engine-holder"): ("SEAT-2",),
     ("engine_procedure=set-aside", "starting_seat=after-engine"): ("SEAT-4",),
     # SEAT-6: the heaviest tile in hand starts only with the engine set aside
@@ -106,15 +123,15 @@ CONTRADICTORY = {
     ("mexican_first_turn=own-train-started", "own_train_first=required"): ("FIRST-10",),
 }
 
-# By hand: (tile_set, hand_sizes, engine_procedure, starting_seat) has 19 (set, table)
+# By hand: (tile_set, hand_sizes, engine_procedure, starting_seat) has 24 (set, table)
 # pairs (double-12 with its 6 tables, double-9 with puremco-d9 and celko-d9, double-6 with
-# celko-d6, double-15 with ourpastimes-d15 and celko-d15, and each of the 8 sets with a
+# celko-d6, double-15 with ourpastimes-d15 and celko-d15, and each of the 13 sets with a
 # table of the file's own, `custom`; no row of these fills its set exactly, so any
 # engine procedure deals it) x 23 (engine, seat) pairs allowed by SEAT-2, SEAT-4 and
 # SEAT-6 (any of the 4 starts but the heaviest tile's after holder-lays,
 # holder-lays-and-draws, everyone-draws, highest-double-held or designated-opens; the
 # rotating one, the highest draw's, SEAT-5, or the heaviest tile's, SEAT-6, after
-# set-aside) = 437;
+# set-aside) = 552;
 # (first_turn, mexican_first_turn, own_train_first) has 14 of 24 allowed: anyone with any
 # of the 4 first turns and either own_train_first (8), starter-only with single or
 # chain-anywhere and not-required (FIRST-9: 2), own-train-started with not-required and
@@ -124,7 +141,7 @@ CONTRADICTORY = {
 # blank_values 4, tie_rule 3, match_length 2): 2*4*2*3*3*2*2*3*4*3*2 = 41472 (doubles
 # narrows nothing: its clauses' `when` only says which of them apply).
 FREE = 2 * 4 * 2 * 3 * 3 * 2 * 2 * 3 * 4 * 3 * 2
-HAND_COUNT = 437 * 14 * FREE
+HAND_COUNT = 552 * 14 * FREE
 
 
 @pytest.fixture(scope="module")
@@ -152,6 +169,10 @@ def _brute_force() -> tuple[list[str], list[tuple[str, ...]], dict[str, list[str
     names = [o for o in options if o in mentioned]
     values = {o: [*options[o]["values"], *(["custom"] if o == "hand_sizes" else [])]
               for o in options}
+    rule = options["tile_set"]["every_double"]  # each other double-N, N from `from` to `to`
+    named = {b["highest"] for b in options["tile_set"]["values"].values()}
+    values["tile_set"] += [f"double-{n}" for n in range(rule["from"], rule["to"] + 1)
+                           if n not in named]
     free = {o: values[o] for o in options if o not in mentioned}
     pos = {o: i for i, o in enumerate(names)}
     rules = [([(pos[o], set(v)) for o, v in (c.get("when") or {}).items()],
@@ -395,7 +416,8 @@ def test_deal_feasibility(sp: OptionSpace) -> None:
     assert ("pagat", "double-9", "holder-lays", 4) in bad  # 4 x 15 = 60 > 55
     assert {n for t, ts, e, n in bad if t == "pagat" and ts == "double-9"
             and e == "holder-lays"} == set(range(4, 11))
-    assert not any(t == "puremco-d9" and ts != "double-6" for t, ts, _, _ in bad)
+    # puremco-d9 (30, 39, 40 tiles) is too large only for double-6 (28) and double-7 (36)
+    assert {ts for t, ts, _, _ in bad if t == "puremco-d9"} == {"double-6", "double-7"}
     # fundex 5 x 11 = 55: fits exactly, unless the engine is set aside (a holder who
     # draws a replacement finds the boneyard empty and draws none: ENG-5).
     assert ("fundex", "double-9", "set-aside", 5) in bad
@@ -421,7 +443,7 @@ def test_backbone_dead_values_and_clause_usage_under_an_extra_constraint() -> No
     assert [(f.text, f.core) for f in report.dead] == [
         *((f"tile_set={s}", ("TEST-1",)) for s in ("double-9", "double-6", "double-10",
                                                    "double-15", "double-18", "double-8",
-                                                   "double-16")),
+                                                   "double-16", *EVERY_DOUBLE)),
         ("hand_sizes=puremco-d9", ("DEAL-4", "TEST-1")),
         ("hand_sizes=ourpastimes-d15", ("DEAL-8:ourpastimes-d15:9p", "TEST-1")),
         ("hand_sizes=celko-d6", ("DEAL-12", "TEST-1")),
@@ -430,7 +452,7 @@ def test_backbone_dead_values_and_clause_usage_under_an_extra_constraint() -> No
     usage = sp.clause_usage()
     assert [f.clause for f in usage.false_optional] == ["SET-2"]
     assert [f.clause for f in usage.dead] == ["SET-3", "SET-4", "SET-5", "SET-6", "SET-7",
-                                              "SET-8", "SET-9", "DEAL-4",
+                                              "SET-8", "SET-9", "SET-10", "DEAL-4",
                                               "DEAL-9", "DEAL-10", "DEAL-11", "DEAL-12",
                                               "DEAL-13", "DEAL-14"]
     # double-12 with its 6 tables or a table of its own, x 23 (engine, seat) pairs

@@ -535,7 +535,8 @@ def test_a_value_that_is_no_name_is_an_unknown_value_of_its_option(
     assert main(["rules", path]) == 2
     assert capsys.readouterr().err == (
         f"mtrain rules: {path}:4: unknown value 'Double 12' for tile_set; known: double-12, "
-        "double-9, double-6, double-10, double-15, double-18, double-8, double-16\n")
+        "double-9, double-6, double-10, double-15, double-18, double-8, double-16, double-7, "
+        "double-11, double-13, double-14, double-17\n")
 
 
 @pytest.mark.parametrize("variant, said", [
@@ -656,7 +657,7 @@ def test_a_when_value_that_is_no_name_is_told_the_values_there_are(
         f"error: {path}:20: fixture own-001: `when` tile_set: unknown value 'Double-12' "
         "(did you mean 'double-12'? names are in lower case, with no spaces at their ends); "
         "known: double-12, double-9, double-6, double-10, double-15, double-18, double-8, "
-        "double-16"]
+        "double-16, double-7, double-11, double-13, double-14, double-17"]
 
 
 @pytest.mark.parametrize("variant, own", [

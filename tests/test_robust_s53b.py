@@ -199,15 +199,11 @@ def test_the_run_gathers_each_programs_notes_once() -> None:
 
 # --- twenty more bad inputs: the ones that were said unclearly ------------------------------
 
-# what every message about a double-N set the suite lacks ends with (written out here, as
-# the user reads it)
-NO_SET = ("; double-{n} is no set the suite knows (it knows double-6, double-8, double-9, "
-          "double-10, double-12, double-15, double-16, double-18): an engine that can be "
-          "set to one of those is checked run so, under that set's rules; else the set is "
-          "the suite's to add, a `tile_set` value of spec/data/options.yaml with its "
-          "highest number (no rule-set file can add a set)")
+# the sets a message lists as known (options.yaml's order: the named values, then those
+# of its `every_double` rule), and how it says them where they run without a gap
 KNOWN_SETS = ("known: double-12, double-9, double-6, double-10, double-15, double-18, "
-              "double-8, double-16")
+              "double-8, double-16, double-7, double-11, double-13, double-14, double-17")
+EVERY_SET = "every double-N set from double-6 to double-18"
 
 
 def _refused(capsys: pytest.CaptureFixture[str], *args: str) -> str:
@@ -221,16 +217,25 @@ def _refused(capsys: pytest.CaptureFixture[str], *args: str) -> str:
     return err.strip().splitlines()[-1]
 
 
-@pytest.mark.parametrize("n", [11, 13])
-def test_a_rule_set_file_on_a_set_the_suite_lacks_says_what_the_author_can_do(
-        capsys: pytest.CaptureFixture[str], tmp_path: Path, n: int) -> None:
-    # before: "unknown value 'double-11' for tile_set; known: ...", and nothing more
+@pytest.mark.parametrize("n, beyond", [
+    (5, "smaller than any set the suite knows (the smallest is double-6"),
+    (19, "larger than any set the suite knows (the largest is double-18"),
+])
+def test_a_rule_set_file_on_a_set_the_suite_lacks_says_which_it_knows(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path, n: int, beyond: str) -> None:
+    # before: "unknown value 'double-11' for tile_set; known: ...", and nothing more; every
+    # double-N from 6 to 18 is a set since session 55 (SET-10), so the sets lacked are past
     path = tmp_path / "mine.yaml"
     path.write_text(f"name: mine\nbase: pagat\noptions:\n  tile_set: double-{n}\n",
                     encoding="utf-8")
     assert _refused(capsys, "rules", str(path)) == (
         f"mtrain rules: {path}:4: unknown value 'double-{n}' for tile_set; {KNOWN_SETS}"
-        + NO_SET.format(n=n))
+        f"; double-{n} is {beyond}; it knows {EVERY_SET})")
+
+
+WRITE_ONE = ("; double-{n} is a tile set, not a rule set: a rule-set file names it (base: a "
+             "variant; options: tile_set: double-{n}, and hand_sizes: {{players: tiles}} where "
+             "no published table is its own)")
 
 
 @pytest.mark.parametrize("name, start", [
@@ -238,10 +243,10 @@ def test_a_rule_set_file_on_a_set_the_suite_lacks_says_what_the_author_can_do(
      "puremco-d9 (and the rule-set files double-10, double-16, double-18, double-6, double-8)"),
     ("pagat+double-13", "mtrain rules: unknown overlay 'double-13'; known: "),
 ])
-def test_a_rule_set_named_for_a_set_the_suite_lacks_says_so(
+def test_a_rule_set_named_for_a_set_says_a_file_names_it(
         capsys: pytest.CaptureFixture[str], name: str, start: str) -> None:
     said = _refused(capsys, "rules", name)
-    assert said.startswith(start) and said.endswith(NO_SET.format(n=name[-2:])), said
+    assert said.startswith(start) and said.endswith(WRITE_ONE.format(n=name[-2:])), said
 
 
 def test_another_unknown_rule_set_name_is_not_taken_for_a_set() -> None:

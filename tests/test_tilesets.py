@@ -34,12 +34,18 @@ from mtrain.spec.yamlschema import schema
 
 ROOT = Path(__file__).resolve().parents[1]
 OPTIONS = yaml.safe_load((ROOT / "spec" / "data" / "options.yaml").read_text(encoding="utf-8"))
-SETS = {name: int(name.removeprefix("double-")) for name in OPTIONS["tile_set"]["values"]}
+SETS = {f"double-{n}": n for n in range(6, 19)}
+"""SET-1's double-N sets, any N from 6 to 18: the eight options.yaml names one by one and
+the five its `every_double` rule gives (tests/test_sets_s55.py)."""
 
 
 def test_every_set_is_named_by_its_highest_number() -> None:
-    assert set(SETS) == {"double-6", "double-8", "double-9", "double-10", "double-12", "double-15",
-                         "double-16", "double-18"}
+    named = {name: int(name.removeprefix("double-")) for name in OPTIONS["tile_set"]["values"]}
+    assert set(named) == {"double-6", "double-8", "double-9", "double-10", "double-12",
+                          "double-15", "double-16", "double-18"}
+    assert named.items() <= SETS.items()
+    assert OPTIONS["tile_set"]["every_double"]["from"] == 6
+    assert OPTIONS["tile_set"]["every_double"]["to"] == 18
     assert highest_numbers() == SETS
     assert T.MAX_PIP == 18 and T.TILE_COUNT == 19 * 20 // 2
 
