@@ -360,9 +360,10 @@ def test_redundant_constraints(sp: OptionSpace) -> None:
     # 8-player row (8 x 13 = 104 > 91) and DEAL-11.
     rows = {f"DEAL-8:{t}:{n}p" for t, table in TABLES.items() for n in table}
     assert set(by_name) == rows | {"DEAL-9", "DEAL-14"}
-    # pagat's 10-player row (80 tiles) and its 6-player row (72) rule out the same sets,
-    # double-6, 9 and 10; its 4-player row (60) fits double-10
-    assert by_name["DEAL-8:pagat:10p"].implied_by == ("DEAL-8:pagat:6p",)
+    # pagat's 10-player row (80 tiles) and its 8-player row (80) rule out the same sets,
+    # double-6 to double-11 (78 tiles); its 6-player row (72) fits double-11, and its
+    # 4-player row (60) double-10
+    assert by_name["DEAL-8:pagat:10p"].implied_by == ("DEAL-8:pagat:8p",)
     assert by_name["DEAL-8:fundex:4p"].implied_by == ("DEAL-8:fundex:6p",)
     assert by_name["DEAL-8:puremco-d9:2p"].implied_by == ("DEAL-4",)
     assert by_name["DEAL-9"].implied_by == ("DEAL-8:ourpastimes-d15:9p", "DEAL-11")
