@@ -97,6 +97,66 @@ def test_a_double_11_file_with_its_own_table_conforms(
     assert {r["variant"] for r in report["results"]} == {"double-11-own"}
 
 
+D11_FIXTURES = """\
+# Worked out by counting: a double-11 set has 12 x 13 / 2 = 78 tiles (SET-1), 77 once
+# round 1's engine [11-11] is set aside (ENG-2). Sorted, the pool is dealt from its front,
+# seat by seat: the tiles whose high end is at most h number (h+1)(h+2)/2, 36 up to [7-7].
+- id: d11-001
+  description: Sorted deal, 4 players, on a double-11 file, 12 tiles each from 77
+  rules: rulesets/d11own.yaml
+  clauses: [SET-1, SET-10, DEAL-1, DEAL-11, ENG-1, ENG-2]
+  source: [decision, computation]
+  note: >-
+    4 x 12 = 48 dealt, 77 - 48 = 29 in the boneyard; seat 3 takes tiles 37 to 48, [8-0]
+    to [8-8] (the 9 after the 36 up to [7-7]) and [9-0] to [9-2].
+  deal: {players: 4, order: sorted}
+  expect:
+    - variants: [d11own]
+      state:
+        hand_sizes: [12, 12, 12, 12]
+        boneyard_size: 29
+        hands:
+          3: [8-0, 8-1, 8-2, 8-3, 8-4, 8-5, 8-6, 8-7, 8-8, 9-0, 9-1, 9-2]
+        engine_placed: true
+        engine: 11
+- id: d11-002
+  description: A double-11 round ends with [11-10] and [10-9] in hand, 21 + 19 = 40 pips
+  rules: rulesets/d11own.yaml
+  clauses: [SET-1, SET-10, SCORE-1, SCORE-5, END-1]
+  source: [decision, computation]
+  note: Seat 0 lays its last tile and goes out; seat 1 counts 11 + 10 + 10 + 9 = 40.
+  table:
+    engine: 11
+    hands:
+      0: [11-3]
+      1: [11-10, 10-9]
+    trains:
+      1: [11-2]
+  steps: [play 11-3 on 0]
+  expect:
+    - variants: [d11own]
+      result: {end: domino, winner: 0, scores: [0, 40]}
+"""
+
+
+def test_hand_worked_double_11_fixtures_pass_on_the_reference(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Two fixtures worked out by hand (a deal, a round's end) under a double-11 file of
+    their own (`rules:`): the reference plays both as counted."""
+    (tmp_path / "rulesets").mkdir()
+    (tmp_path / "rulesets" / "d11own.yaml").write_text(
+        _rules_file(tmp_path, 11, {2: 15, 3: 13, 4: 12}).read_text(encoding="utf-8")
+        .replace("double-11-own", "d11own"), encoding="utf-8")
+    (tmp_path / "double-11.yaml").unlink()
+    (tmp_path / "d11.yaml").write_text(D11_FIXTURES, encoding="utf-8")
+    out = tmp_path / "report.json"
+    assert main(["conform", "--fixtures", str(tmp_path / "d11.yaml"), "--format", "json",
+                 "--output", str(out)]) == 0, capsys.readouterr()
+    results = json.loads(out.read_text(encoding="utf-8"))["results"]
+    assert {(r["fixture"], r["variant"], r["status"]) for r in results} == {
+        ("d11-001", "d11own", "pass"), ("d11-002", "d11own", "pass")}
+
+
 def test_a_double_13_file_without_a_table_gets_deal_11s_error(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     path = _rules_file(tmp_path, 13, None)
