@@ -93,7 +93,9 @@ def test_a_double_11_file_with_its_own_table_conforms(
                  "--output", str(out)]) == 0, capsys.readouterr().err
     report = json.loads(out.read_text(encoding="utf-8"))
     statuses = [r["status"] for r in report["results"]]
-    assert statuses.count("pass") > 500 and "fail" not in statuses and "error" not in statuses
+    # (340 of the corpus's fixtures speak about it: those whose tiles a double-11 set has;
+    # 78 before the scopes named the new sets, the fixtures that never read the set)
+    assert statuses.count("pass") > 300 and "fail" not in statuses and "error" not in statuses
     assert {r["variant"] for r in report["results"]} == {"double-11-own"}
 
 
