@@ -44,7 +44,7 @@ def corpus(_corpus: list[Fixture], corpus_explored: None) -> list[Fixture]:
 # and double-18 through the tables of the rule-set files of spec/data/rulesets/ (the
 # space's `custom:NAME`). `custom` alone (any other table) is left out: it is played with
 # a probe table, and identify names such a table `custom` from the deals it measures.
-# The sets options.yaml's `every_double` rule gives (SET-10) play alike but for their
+# The sets options.yaml's `every_double` rule gives play alike but for their
 # highest number, the one thing the engine and the model read of a set: double-11 stands
 # for the five, the other four would each add an identify run (about 10 CPU s) and no
 # code path of their own.

@@ -224,7 +224,7 @@ def _refused(capsys: pytest.CaptureFixture[str], *args: str) -> str:
 def test_a_rule_set_file_on_a_set_the_suite_lacks_says_which_it_knows(
         capsys: pytest.CaptureFixture[str], tmp_path: Path, n: int, beyond: str) -> None:
     # before: "unknown value 'double-11' for tile_set; known: ...", and nothing more; every
-    # double-N from 6 to 18 is a set since session 55 (SET-10), so the sets lacked are past
+    # double-N from 6 to 18 is a set since session 55 (SET-1), so the sets lacked are past
     path = tmp_path / "mine.yaml"
     path.write_text(f"name: mine\nbase: pagat\noptions:\n  tile_set: double-{n}\n",
                     encoding="utf-8")
