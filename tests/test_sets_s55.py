@@ -1,6 +1,7 @@
 """Every double-N set from double-6 to double-18 (SET-1): the five no source or box of
-its own names, double-7, -11, -13, -14 and -17, are sets (SET-1's meaning, DEAL-11's table), the suite knows, given
-by one rule of options.yaml (`every_double`), not a value each. A rule-set file on one
+its own names, double-7, -11, -13, -14 and -17, are sets the suite knows (SET-1 their
+meaning, DEAL-11 their deal), given by one rule of options.yaml (`every_double`), not a
+value each. A rule-set file on one
 plays and conforms with a table of its own (DEAL-11); one without a table, or on a set
 past double-6 to double-18, is refused with a clear error.
 
