@@ -149,9 +149,14 @@ def lint(root: str | Path | Sequence[str | Path] | None = None, scopes: bool = T
                                            f"{_suggest(fx, rs, missing)}")
     # Pairs of the catalogue's values that some valid rule set takes: the space's
     # stand-ins for a table of one's own (`custom`, `custom:NAME`) are no value a rule set
-    # names, so they pair with nothing (a file's table is hand_sizes=custom).
-    space_options = Space(cat).options
-    named = {o: tuple(v for v in vs if v in cat.options[o].values)
+    # names, so they pair with nothing (a file's table is hand_sizes=custom). Nor does a
+    # value no rule set a fixture can name takes (a set of `every_double`, double-11: only
+    # a rule-set file of one's own plays it): no two entries can tell it from another;
+    # the scope check speaks for it, and each must lie in some entry's scope.
+    space = Space(cat)
+    space_options = space.options
+    nameable = nameable_values(cat)
+    named = {o: tuple(v for v in vs if v in cat.options[o].values and v in nameable[o])
              for o, vs in space_options.items()}
     all_pairs = [(o, a, b) for o, vs in named.items() for a, b in itertools.combinations(vs, 2)]
     report.pairs = len(all_pairs)
@@ -162,7 +167,41 @@ def lint(root: str | Path | Sequence[str | Path] | None = None, scopes: bool = T
     covered_pairs = pairs_told_apart(cat, fixtures, ruleset)
     report.pairs_missing = [{"option": o, "values": f"{a} / {b}"} for o, a, b in all_pairs
                             if (o, frozenset((a, b))) not in covered_pairs]
+    unnamed = [(o, v) for o, vs in space_options.items() for v in vs
+               if v in cat.options[o].values and v not in nameable[o]]
+    report.errors += [f"no fixture's scope names {o}={v}, which only a rule-set file of "
+                      "one's own takes: no fixture that depends on it holds there (write "
+                      "one; `mtrain lint --write-scopes` names it in the scope)"
+                      for o, v in unnamed if not in_some_scope(fixtures, space, o, v)]
     return report
+
+
+def nameable_values(cat: Catalog) -> dict[str, frozenset[str]]:
+    """Per option, the values that a rule set a fixture can name takes: a variant's, an
+    overlay's, a rule-set file's of spec/data/rulesets/ (variant+overlay composes no
+    value none of them gives)."""
+    found: dict[str, set[str]] = {o: set() for o in cat.options}
+    for rs in [*(cat.ruleset(name) for name in cat.variants), *cat.examples.values()]:
+        for o, v in rs.choices:
+            found.setdefault(o, set()).add(v)
+    for ov in cat.overlays.values():
+        for o, v in ov.options.items():
+            found.setdefault(o, set()).add(v)
+    return {o: frozenset(vs) for o, vs in found.items()}
+
+
+def in_some_scope(fixtures: Iterable[Fixture], space: Space, option: str, value: str) -> bool:
+    """Whether some entry's written scope names `option` (its outcome depends on it) and
+    holds a valid rule set with `option`=`value` there."""
+    one = frozenset((value,))
+    for fx in fixtures:
+        for exp in fx.expect:
+            for product in exp.scope.products:
+                region = product.region()
+                if value in region.get(option, ()) and space.complete(
+                        {**region, option: one}) is not None:
+                    return True
+    return False
 
 
 def _suggest(fx: Fixture, rs: Ruleset, missing: list[str]) -> str:
