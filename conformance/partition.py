@@ -81,12 +81,12 @@ class Partition:
         return found
 
 
-REGION_LIMIT = 40000
+REGION_LIMIT = 100000
 """The most regions one fixture's partition may have: a match's winners read the tile set,
-the scoring, the blank values and the tie rule (about 5,200 regions since scoring has
-three values; generated-tie-rule-003 has 21,631 since double-8 and double-10 joined the
-five published sets, each with a last round of its own); a fixture past it reads too
-much to explore."""
+the scoring, the blank values and the tie rule, each set with a last round of its own
+(generated-tie-rule-003 has 64,573 regions over the thirteen sets double-6 to double-18,
+21,631 over the eight named before every_double; about 7 CPU s); a fixture past it reads
+too much to explore."""
 
 
 def explore(fx: Fixture, space: Space | None = None, limit: int = REGION_LIMIT,
