@@ -2158,10 +2158,10 @@ WAGONWAY = Engine(
     # Mexican Train (`marker_removal: other`), so a player freed by their marker who
     # escapes onto the Mexican Train is held at home again. Session 60: 1,331 results
     # pass with the bugs off (77 not applicable: 42 its own-train rule, 10 its marker rule,
-    # 4 both, 5 steps its own rule forbids, 4 its table, 12 tables it never reaches); 1,369
-    # (39) once an entry its own-train rule alone reads ran with what required and
-    # not-required agree on (bracket_alone.bracket_cut; drover 1,447 -> 1,500, tanker
-    # 1,405 -> 1,440), none failing. Its
+    # 4 both, 5 steps its own rule forbids, 4 its table, 12 tables it never reaches); 1,359
+    # (49: 16 its own-train rule, 2 both) once an entry its own-train rule alone reads ran
+    # with what required and not-required agree on (bracket_alone.bracket_cut; drover
+    # 1,447 -> 1,487, tanker 1,405 -> 1,427), none failing. Its
     # first draft's own-train rule (a marked player barred from other marked trains, the
     # own train started or not) was no rule on starting one's own train: the suite judged
     # it where its option's clause (TRAIN-7) is silent and failed 180, TRAIN-4; now said
