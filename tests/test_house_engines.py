@@ -2165,15 +2165,17 @@ WAGONWAY = Engine(
     # first draft's own-train rule (a marked player barred from other marked trains, the
     # own train started or not) was no rule on starting one's own train: the suite judged
     # it where its option's clause (TRAIN-7) is silent and failed 180, TRAIN-4; now said
-    # in the implementer's guide. With the bugs on (160 failing): bug 1 (round r starts at
-    # r mod n) SEAT-3, 43; bug 2 (a tile laid keeps the passes counted) END-3, 2; bug 3
-    # (pass offered after a draw the drawn tile could follow) TURN-3, 115. Fuzz (4 games,
-    # seed 1) finds bugs 1 and 3; bug 2 needs a blocked round, which a double-18 round of
-    # 3 to 8 players never reached in 12 games. Identify (15 CPU s off, kept out as a Java
-    # engine): nothing sure and wrong, the set, table, procedure and start measured, both
-    # `other` found; uncoverable_double stays-open "contradicted (or other)" by
-    # doubles-072, a follow-up due while an older double binds, a table stays-open never
-    # reaches (REACH-FOLLOW), where cover-own and oldest-first disagree
+    # in the implementer's guide. With the bugs on (160 failing, 161 with the cut): bug 1
+    # (round r starts at r mod n) SEAT-3, 43; bug 2 (a tile laid keeps the passes counted)
+    # END-3, 2; bug 3 (pass offered after a draw the drawn tile could follow) TURN-3, 115
+    # (116). Fuzz (4 games, seed 1) finds bugs 1 and 3; bug 2 needs a blocked round: none
+    # in 12 games (1 steered), 5 in 30 (9 steered), where it is found (after play:
+    # passes). Identify (15 CPU s off, 37 on; kept out as a Java engine): nothing sure and
+    # wrong, the set, table, procedure and start measured, both `other` found; off,
+    # uncoverable_double stays-open "contradicted (or other)" by doubles-072, a follow-up
+    # due while an older double binds, a table stays-open never reaches (REACH-FOLLOW),
+    # where cover-own and oldest-first disagree; on, starting_seat `other`, contradicted
+    # (bug 1), the rest as declared
     shows={"starter-off-by-one": r"^starter: expected \d+, got \d+$",
            "passes-never-reset": r"^passes: expected 0, got \d+$",
            "pass-after-draw": r"^legal actions not allowed by the rules: pass$"},
