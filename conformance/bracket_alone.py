@@ -23,6 +23,20 @@ Where it reads a scoring, blank values or tie rule of one's own as well, what th
 round's end is worth is set aside (round_end_alone.worth_aside), and each of those
 options is asked in turn alike.
 
+Where the two ends disagree on a table, a house rule between them still gives what they
+agree on: every play both offer (the narrower's plays are the house rule's, and its plays
+the wider's), each refusal both make, what every step does. So an entry that reads only
+whether one's own train comes first, and that its two ends answer differently, runs cut
+as a release of one's own is (release_alone.py): the actions the known values disagree on
+left to the engine (`Expectation.own_actions`), the refusals they share kept, a step
+whose legality the rule decides not applicable where refused. Wagonway
+(tests/examples/java/Wagonway.java: one's own train first unless one's marker is up) had
+46 entries set aside whole so, engine-002's three refusals among them
+(tests/test_house60.py); 28 of them run now (drover 40 more, tanker 22). An entry whose
+every action the two ends disagree on (first-022: a draw, or two plays) has no legal set
+left to judge. Not the follow-up's: a house follow-up met outside its bracket
+(ballbridge's, below) needs its probe first.
+
 A rule outside the bracket (the tile after a double may not cover it) could still see
 another answer. Its engine is asked (follow_probe.py): one that refuses to cover the
 double just laid on a follow-up table of the run has a failure of the follow-up's moment
@@ -31,11 +45,13 @@ set aside as its own rule's (ballbridge, tests/examples/rust/ballbridge.rs).
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Set
 
 from mtrain.conformance.divergence import ROUND_END
 from mtrain.conformance.fixture import Expectation, Fixture
+from mtrain.conformance.release_alone import release_entry
 from mtrain.conformance.round_end_alone import passes_under, worth_aside
 from mtrain.spec.ruleset import Ruleset
 from mtrain.spec.scope import Region, Space
@@ -87,3 +103,25 @@ def bracketed_entry(exp: Expectation, fx: Fixture, rs: Ruleset, space: Space,
                 held[option].add(value)
     ends = all(held[o] >= BRACKETS[o] for o in named & BRACKETS.keys())
     return cut if ends else None
+
+
+CUT = "own_train_first"
+"""The bracketed rule whose entries run cut where its two ends disagree (module
+docstring): the follow-up's house rules are not all between its ends."""
+
+
+def bracket_cut(exp: Expectation, fx: Fixture, rs: Ruleset, space: Space,
+                named: Set[str]) -> Expectation | None:
+    """`exp` with what its two ends disagree on left to the engine, where the entry reads
+    CUT alone of the rules `rs` plays its own way and the rest holds under each known
+    value; None otherwise."""
+    if set(named) != {CUT}:
+        return None
+    cut = release_entry(exp, fx, rs, space, option=CUT)
+    if cut is None or cut.legal is None or not set(cut.legal) <= set(cut.own_actions):
+        return cut
+    # every action the entry lists is the rule's (first-022: a draw under one end, two
+    # plays under the other): its legal set judges nothing, and runs only beside a check
+    rest = dataclasses.replace(cut, legal=None, own_actions=())
+    return rest if rest.checks else None
+

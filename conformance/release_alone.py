@@ -77,22 +77,25 @@ class Answer:
 
 
 def release_entry(exp: Expectation, fx: Fixture, rs: Ruleset, space: Space,
-                  sent: Ruleset | None = None) -> Expectation | None:
+                  sent: Ruleset | None = None, option: str = OPTION) -> Expectation | None:
     """`exp` with what a release of one's own decides left to `rs`'s (the module
     docstring), where the rest holds under every known release; None where that cannot
     be shown or nothing is left to check. `sent`: the rule set the implementation is sent
-    (by default the stand-in inside the entry's scope, as conform sends it)."""
+    (by default the stand-in inside the entry's scope, as conform sends it). `option`:
+    another rule of one's own whose known values bracket it (bracket_alone.bracket_cut),
+    cut alike: what its known values agree on is what it gives too."""
     own = set(rs.unknown)
-    named = {OPTION}
-    if OPTION not in own or exp.refused_setup is not None:
+    named = {option}
+    if option not in own or exp.refused_setup is not None:
         return None
     replay = stand_in_replay(fx, exp, rs, space, sent)
-    if replay is None or any(len(earlier(s)) > 1 for s in replay.trace):
+    if replay is None or (option == OPTION and any(len(earlier(s)) > 1
+                                                   for s in replay.trace)):
         return None  # a release of its own may free some of them and not others
     steps = dict(exp.own_steps)
     for k, read in judged_steps(fx, replay.sent, named):
         steps[k] = tuple(dict.fromkeys((*steps.get(k, ()), *read)))
-    regions = known_regions(rs, space)
+    regions = known_regions(rs, space, option)
     answers = [answer_under(fx, exp, rs, space, region, set(steps)) for region in regions]
     found = [a for a in answers if isinstance(a, Answer)]
     if False in answers or len(found) < 2:

@@ -233,12 +233,34 @@ class Report:
         # a wrong answer ("fail") may be a rule difference; a crash, a timeout or a broken
         # answer is not, whatever the rules
         if len(ran) < 2 or ran != {r.variant for r in self.results if r.status == "fail"}:
-            return None
+            return self._own_rules_reach()
         return (f"every one of the {len(ran)} rule sets run has failures; if the "
                 "implementation plays one rule set whatever a request names, most of them "
                 "are rule differences, not bugs: declare the rules it plays (`rules` in its "
                 "hello, or --rules FILE; `mtrain identify --impl COMMAND -o rules.yaml` "
                 "writes one)")
+
+    def _own_rules_reach(self) -> str | None:
+        """Where a rule set with failures plays options its own way (`other`): the question
+        each answers and its clauses, the only moments set aside. A house rule past that
+        question (a marked player barred from the other marked trains, declared
+        `own_train_first: other`: wagonway's first draft, tests/test_house60.py) is judged
+        elsewhere as the known values play, and fails as a rule difference, not a bug."""
+        failing = {r.variant for r in self.results if r.status == "fail"}
+        own = sorted({o for v in failing for o, x in self.values.get(v, {}).items()
+                      if x == "other"})
+        if not own:
+            return None
+        from mtrain.spec.catalog import catalog
+
+        cat = catalog()
+        asks = [f"{o}: {cat.options[o].title.lower()} "
+                f"({', '.join(c.id for c in cat.clauses.values() if c.when and o in c.when)})"
+                for o in own]
+        return ("a rule played its own way sets aside only the moments its option asks "
+                f"about ({'; '.join(asks)}); any other failure is judged as every known value "
+                "plays it: a bug, or a house rule past its option's question, which no option "
+                "describes (a rule difference: list it with --skip and its reason)")
 
     @property
     def failed(self) -> bool:

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from mtrain.conformance.blocked_alone import ONLY_BLOCKED, blocked_end_entry, blocked_entry
-from mtrain.conformance.bracket_alone import bracketed_entry, bracketed_options
+from mtrain.conformance.bracket_alone import bracket_cut, bracketed_entry, bracketed_options
 from mtrain.conformance.defaults import RESULTS_FLOOR, SITUATIONS, SITUATIONS_MIN
 from mtrain.conformance.draw_alone import ONLY_DRAW, dry_draw_entry, first_draw_entry
 from mtrain.conformance.fixture import Expectation, Fixture, duplicate_ids, load_corpus
@@ -578,7 +578,8 @@ def entry_for(fx: Fixture, rs: Ruleset, space: Space, values: dict[str, str] | N
             elif seat is None and (named := marker_options(why)):
                 seat = marker_entry(exp, fx, rs, space, named)  # all but which markers are up
             elif seat is None and (named := bracketed_options(why)):
-                seat = bracketed_entry(exp, fx, rs, space, named)  # the known rules' bracket
+                seat = (bracketed_entry(exp, fx, rs, space, named)  # the known rules' bracket
+                        or bracket_cut(exp, fx, rs, space, named))  # or what its ends share
             elif seat is None and (named := out_options(why)):
                 seat = out_entry(exp, fx, rs, space, named)  # gone out, its doubles aside
             elif seat is None and why == ONLY_RELEASE:

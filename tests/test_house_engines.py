@@ -4,8 +4,8 @@ switchback, siding, tenwheeler, pullman, tender, viaduct, ballast, trestle, layo
 marshal, sleeper, tramway, dispatcher, coaling, gandy; turntable, signalbox, semaphore,
 interlock, coupling and flagstop in process; tortoise, gondola, hopper, reefer, hostler,
 handcar and reachstacker, in JavaScript for node; bogie, trolley and tipper, in C,
-compiled by gcc; dandy and waybill, in Perl 5; drover and tanker, in Java 17, compiled by
-javac; gantry and wye, in C++17, compiled by g++; flatcar, ballbridge, brakeman and
+compiled by gcc; dandy and waybill, in Perl 5; drover, tanker and wagonway, in Java 17,
+compiled by javac; gantry and wye, in C++17, compiled by g++; flatcar, ballbridge, brakeman and
 stevedore, in Rust, compiled by rustc; and bogey, in Tcl 8.6, run by tclsh): house rules,
 some no known value describes, tables of their own, and planted bugs, all written down in the
 engine's docstring (or header) before the suite ran.
@@ -2148,6 +2148,53 @@ STEVEDORE = Engine(
     rust=True,
     args=("--set=15",),
 )
+WAGONWAY = Engine(
+    "wagonway",
+    # in Java 17 (the JDK alone, its own JSON reader and writer), a double-18 set for 3 to
+    # 8 players with a table of its own (16, 15, 14, 13, 12, 11), cover-own doubles that
+    # stay open, a round blocked by a full round of passes, and two house rules that meet:
+    # until one's own train is started only it is open, unless one's marker is up
+    # (`own_train_first: other`); a marker comes off when its owner plays home or on the
+    # Mexican Train (`marker_removal: other`), so a player freed by their marker who
+    # escapes onto the Mexican Train is held at home again. Session 60: 1,331 results
+    # pass with the bugs off (77 not applicable: 42 its own-train rule, 10 its marker rule,
+    # 4 both, 5 steps its own rule forbids, 4 its table, 12 tables it never reaches); 1,359
+    # (49: 16 its own-train rule, 2 both) once an entry its own-train rule alone reads ran
+    # with what required and not-required agree on (bracket_alone.bracket_cut; drover
+    # 1,447 -> 1,487, tanker 1,405 -> 1,427), none failing. Its
+    # first draft's own-train rule (a marked player barred from other marked trains, the
+    # own train started or not) was no rule on starting one's own train: the suite judged
+    # it where its option's clause (TRAIN-7) is silent and failed 180, TRAIN-4; now said
+    # in the implementer's guide. With the bugs on (160 failing, 161 with the cut): bug 1
+    # (round r starts at r mod n) SEAT-3, 43; bug 2 (a tile laid keeps the passes counted)
+    # END-3, 2; bug 3 (pass offered after a draw the drawn tile could follow) TURN-3, 115
+    # (116). Fuzz (4 games, seed 1) finds bugs 1 and 3; bug 2 needs a blocked round: none
+    # in 12 games (1 steered), 5 in 30 (9 steered), where it is found (after play:
+    # passes). Identify (15 CPU s off, 37 on; kept out as a Java engine): nothing sure and
+    # wrong, the set, table, procedure and start measured, both `other` found; off,
+    # uncoverable_double stays-open "contradicted (or other)" by doubles-072, a follow-up
+    # due while an older double binds, a table stays-open never reaches (REACH-FOLLOW),
+    # where cover-own and oldest-first disagree; on, starting_seat `other`, contradicted
+    # (bug 1), the rest as declared
+    shows={"starter-off-by-one": r"^starter: expected \d+, got \d+$",
+           "passes-never-reset": r"^passes: expected 0, got \d+$",
+           "pass-after-draw": r"^legal actions not allowed by the rules: pass$"},
+    fuzz={"starter-off-by-one": r"^deal: seat$",
+          "pass-after-draw": r"^allows pass \(TURN-3\)$"},
+    found=(),
+    least=1300,
+    truth={"tile_set": "double-18", "hand_sizes": "custom", "engine_procedure": "set-aside",
+           "starting_seat": "rotate", "first_turn": "single", "mexican_first_turn": "anyone",
+           "own_train_first": "other", "doubles": "open", "follow_up": "cover-own",
+           "double_order": "oldest-first", "uncoverable_double": "stays-open",
+           "marker_removal": "other", "draw_rule": "draw-one",
+           "blocked_round": "full-round-of-passes", "scoring": "penalty",
+           "blank_values": "face", "tie_rule": "shared"},
+    charged={"starter-off-by-one": "SEAT-3", "passes-never-reset": "END-3",
+             "pass-after-draw": "TURN-3"},
+    games=4,
+    java=True,
+)
 ENGINES = [CANTINA, SIXES, RAILYARD, SHED, NINEPINS, CABOOSE, JUNCTION, ROUNDHOUSE, HUMP,
            TANDEM, SWITCHBACK, TURNTABLE, SIGNALBOX, SIDING, SEMAPHORE, INTERLOCK, TENWHEELER,
            COUPLING, PULLMAN, FLAGSTOP, TENDER, VIADUCT, BALLAST, TRESTLE, LAYOVER, MARSHAL,
@@ -2191,7 +2238,10 @@ ENGINES = [CANTINA, SIXES, RAILYARD, SHED, NINEPINS, CABOOSE, JUNCTION, ROUNDHOU
                NODE is None, reason="node is not installed: reachstacker is a JavaScript engine")),
            COALING, GANDY,
            pytest.param(STEVEDORE, id=STEVEDORE.name, marks=pytest.mark.skipif(
-               RUSTC is None, reason="rustc is not installed: stevedore is a Rust engine"))]
+               RUSTC is None, reason="rustc is not installed: stevedore is a Rust engine")),
+           pytest.param(WAGONWAY, id=WAGONWAY.name, marks=pytest.mark.skipif(
+               JAVAC is None or JAVA is None,
+               reason="javac or java is not installed (a JDK 17): wagonway is a Java engine"))]
 
 
 def conform(target: list[str], rules: str, tmp_path: Path) -> dict[str, Any]:
