@@ -15,7 +15,9 @@ from typing import Any
 import orjson
 
 from mtrain.conformance import shipped
-from mtrain.conformance.corpus_files import FIXTURE_ROOT, fixture_files
+# (the corpus's folder and its files, from corpus_files.py: many tests import them here)
+from mtrain.conformance.corpus_files import FIXTURE_ROOT as FIXTURE_ROOT
+from mtrain.conformance.corpus_files import fixture_files as fixture_files
 from mtrain.spec import cache
 from mtrain.spec import tiles as T
 from mtrain.spec.catalog import RulesetError, catalog

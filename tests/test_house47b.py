@@ -275,8 +275,7 @@ def test_a_table_open_doubles_cannot_hold_says_nothing_against_open_doubles() ->
     engine of open doubles that answered the table as it reads (drover: no double listed,
     none binds) had `doubles: open` contradicted by it; an answer to a table the rules
     cannot hold tells nothing of them (as on situations from play)."""
-    from mtrain.conformance.corpus_files import FIXTURE_ROOT
-    from mtrain.conformance.fixture import load_corpus
+    from mtrain.conformance.fixture import FIXTURE_ROOT, load_corpus
     from mtrain.conformance.identify import identify
 
     found, errors = load_corpus(FIXTURE_ROOT / "doubles")
