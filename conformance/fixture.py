@@ -15,6 +15,7 @@ from typing import Any
 import orjson
 
 from mtrain.conformance import shipped
+
 # (the corpus's folder and its files, from corpus_files.py: many tests import them here)
 from mtrain.conformance.corpus_files import FIXTURE_ROOT as FIXTURE_ROOT
 from mtrain.conformance.corpus_files import fixture_files as fixture_files
