@@ -52,7 +52,7 @@ def documents() -> tuple[dict[str, Any], list[str]]:
     their key in the cache (JSON as read back; a file JSON cannot hold has none), and
     the digests of those jsonschema finds valid now against the fixture schema
     (yamlschema.judged_valid, asked of each document as a first run reads it back)."""
-    from mtrain.conformance.corpus_files import fixture_files
+    from mtrain.conformance.fixture import fixture_files
     from mtrain.spec.yamlload import document_entry, document_from_entry, read_text
     from mtrain.spec.yamlschema import judged_valid, schema
 
