@@ -25,10 +25,11 @@ from mtrain.conformance.adapter import (
     Unsupported,
     ruleset_json,
 )
+from mtrain.conformance.corpus_files import FIXTURE_ROOT
 from mtrain.conformance.declaration import unsupported
 from mtrain.conformance.defaults import DEFAULT_TIMEOUT, SITUATIONS
 from mtrain.conformance.double_alone import unheld_double
-from mtrain.conformance.fixture import FIXTURE_ROOT, Fixture
+from mtrain.conformance.fixture import Fixture
 from mtrain.conformance.follow_probe import outside_bracket
 from mtrain.conformance.known_failures import SkipEntry
 from mtrain.conformance.lookahead import TASKS_AHEAD, Lookahead

@@ -49,6 +49,18 @@ import orjson
 from mtrain import __version__
 from mtrain.conformance.adapter import JSON, Refused, RefusedSetup
 from mtrain.conformance.ahead import Ahead, AheadQueue, in_step
+from mtrain.conformance.answer_faults import (
+    crashed_before,
+    hello_changed,
+    not_json_hint,
+    shutdown_note,
+    spoken_versions,
+    stray_line,
+    stray_part,
+    unknown_kind,
+    why_silent,
+    wrong_id,
+)
 from mtrain.conformance.child import (
     POLL,
     STOPPING,
@@ -69,8 +81,6 @@ from mtrain.conformance.harness_errors import (
     given_up,
 )
 from mtrain.conformance.protocol import (
-    ERROR_KINDS,
-    MAX_ID,
     MAX_LINE,
     PROTOCOL_VERSION,
     ErrorAnswer,
@@ -81,7 +91,6 @@ from mtrain.conformance.protocol import (
     encode_request,
     encode_value,
     hello,
-    is_id,
     preview,
     request,
 )
@@ -280,10 +289,7 @@ class ProcessImplementation:
                 line = proc.receive(max(0.0, deadline - time.monotonic()))
             except queue.Empty:  # the shutdown unanswered: part of a line is said too
                 if proc.unfinished():
-                    self.strays.append(
-                        "after its answer to the last request the implementation wrote part "
-                        f"of a line, never ended with a newline: {proc.unfinished()}; the last "
-                        f"request sent: {preview(self._last_request, 120)}")
+                    self.strays.append(stray_part(proc.unfinished(), self._last_request))
                 else:
                     self._note(f"the implementation did not answer the shutdown request "
                                f"within {min(self.timeout, 2.0):g} s and was killed")
@@ -305,18 +311,11 @@ class ProcessImplementation:
             if type(got) is int and got in outstanding:
                 outstanding.discard(got)
                 continue
-            self.strays.append(
-                f"after its answer to the last request the implementation wrote another line, "
-                f"read only at the shutdown: {preview(line, 120)} (one answer per request: "
-                f"an answer written twice?); the last request sent: "
-                f"{preview(self._last_request, 120)}")
+            self.strays.append(stray_line(line, self._last_request))
             return  # one says it: a program that keeps writing is not read for 2 s more
 
     def _note(self, what: str) -> None:
-        # docs/protocol.md: "the last is `shutdown` ... Answer it, then exit". No result
-        # hangs on it (every answer is in), so a note, not a failure; once per program
-        note = (f"{what} (docs/protocol.md: answer the shutdown, e.g. "
-                '{"id":N,"ok":true}, then exit); a note, no result depends on it')
+        note = shutdown_note(what)  # a note, not a failure; once per program
         if note not in self.notes:
             self.notes.append(note)
 
@@ -507,7 +506,7 @@ class ProcessImplementation:
             # the run reads what the program plays from its first hello: a start that
             # says otherwise is another implementation than the one the run tests
             self._drop(proc)
-            err = ProtocolViolation(_hello_changed(first, info), proc.stderr.tail())
+            err = ProtocolViolation(hello_changed(first, info), proc.stderr.tail())
             self._start_failed(err)
             raise err
         self._failed_starts = 0
@@ -574,38 +573,10 @@ class ProcessImplementation:
                 # bytes beyond theirs are this request's
                 later = self._ahead.behind(proc) + self._behind
                 self._drop(proc)
-                wrote = (f" (it wrote a line it never ended with a newline: {unfinished})"
-                         if unfinished else
-                         " (it had closed its stdin while still running: a request it had "
-                         "not read was lost)" if unread else
-                         f" (it wrote {empty} empty line{'s' * (empty > 1)} and no answer: "
-                         "an answer is one JSON object on one line)" if empty else
-                         " (it wrote to stderr after the request, nothing to stdout: if it "
-                         "answered, flush stdout after every answer; an answer left in its "
-                         "output buffer never arrives)" if proc.stderr.text(mark) else
-                         # nothing written at all to the first request, which it read:
-                         # it waits for more input (to the end), or is slow to start
-                         " (it read the hello (none of it is left in its stdin) and wrote "
-                         "nothing: a program that reads its input to the end before "
-                         "answering (read(), json.load(stdin), a stream's end event) waits "
-                         "for ever, as the harness writes the next request only once this "
-                         "one is answered: read a line, answer it and flush; a program slow "
-                         f"to start needs a longer {self.flags[1]})" if starting and pending == 0
-                         # not read: it may not have finished starting (a JVM, a large
-                         # runtime at load)
-                         else " (it has not read the hello yet: a program slow to start needs "
-                         f"a longer {self.flags[1]}; the other requests keep "
-                         f"{self.flags[0]})" if starting
-                         # past the hello the same question tells a program stuck in its
-                         # work on this request from one stuck before reading it
-                         else f" (it read the request (id {rid}; none of it is left in its "
-                         "stdin) and wrote nothing: still working on it, or waiting for "
-                         "input the request does not carry; a program this slow needs a "
-                         f"longer {self.flags[0]})" if pending is not None and pending <= later
-                         else f" (it has not read the request (id {rid}): "
-                         f"{pending - later} bytes of it are still in its stdin: stuck "
-                         "before reading it, in work it went on with after its last answer "
-                         "or blocked on something else)" if pending is not None else "")
+                wrote = why_silent(rid=rid, starting=starting, flags=self.flags,
+                                   unfinished=unfinished, unread=unread, empty=empty,
+                                   wrote_stderr=bool(proc.stderr.text(mark)),
+                                   pending=pending, later=later)
                 which = f" ({self.flags[1]})" if start is not None else ""
                 raise ImplementationTimeout(
                     f"no answer to the {kind} request within {bound:g} s{which}{wrote}; "
@@ -643,37 +614,17 @@ class ProcessImplementation:
                     f"to the {kind} request (a line with no newline: {preview(line, 120)})",
                     proc.stderr.tail()) from None
             self._drop(proc)
-            hint = "" if line.lstrip()[:1] in (b"{", b"[") else " (logs belong on stderr)"
-            if line.rstrip()[-1:] in (b"{", b"[", b",", b":"):  # JSON cut at a line's end
-                hint = (" (an answer is one JSON object on one line: this one looks spread "
-                        "over several, as pretty-printed JSON is)")
-            elif line.lstrip().startswith(b"{'"):  # print(answer) of a dict in Python
-                hint = (" (single quotes, True, False or None: a Python dict as print() or "
-                        "str() writes it, which is not JSON; write json.dumps(answer))")
+            hint = not_json_hint(line)
             raise ProtocolViolation(
                 f"the answer to the {kind} request is {e}{hint}; the implementation was killed",
                 proc.stderr.tail()) from None
         got = answer.get("id")
         if type(got) is not int or got != rid:  # 2.0 or true is not the id 2 or 1 sent
             self._drop(proc)
-            carries = f"carries id {json_text(got)}" if "id" in answer else "carries no id"
-            if type(got) is int and not is_id(got):
-                carries += f", which no request has (an id is an integer from 0 to {MAX_ID})"
-            elif type(got) is int and first_id <= got < rid:  # one answer twice, or late
-                carries += (", an earlier request's: it answered that request twice, or "
-                            "answers one request behind")
-            why = "one answer per request, in order"
-            if type(got) is str and got.strip() == str(rid):  # "2": not another's answer
-                why = (f"the id sent, written as text: an id is an integer, written without "
-                       f"quotes ({rid}, not {json_text(got)})")
-            elif type(got) is float and got == rid:
-                # the right answer with its numbers written as doubles print ("3.0"): not
-                # an answer out of order, and every other integer of it is written alike
-                why = (f"the id sent, written as a decimal: an integer is written without a "
-                       f"point or an exponent ({rid}, not {json_text(got)}), in every field")
             raise ProtocolViolation(
-                f"the answer to the {kind} request (id {rid}) {carries}: "
-                f"{why}; the implementation was killed", proc.stderr.tail())
+                f"the answer to the {kind} request (id {rid}) "
+                f"{wrong_id(answer, rid, first_id)}; the implementation was killed",
+                proc.stderr.tail())
         try:
             checked = check_answer(kind, rid, answer)
             if rest is not None and _orjson_writes(checked, line):
@@ -735,16 +686,7 @@ class ProcessImplementation:
         not be written: a program still running had then closed its stdin, not its stdout."""
         code = proc.end()  # its stdout closed: nothing more comes of waiting (see end)
         self._drop(proc)
-        said = ("closed its stdin while still running (the request found no reader)"
-                if stdin and code is None else describe_exit(code))
-        # a program written to answer one request and exit (started again for each, it
-        # fails every one): what a clean exit before an answer means
-        clean = (" (a clean exit: the harness sends every request of the run to one process, "
-                 "which exits only at the shutdown or the end of its input)" if code == 0
-                 else "")
-        return ImplementationCrashed(
-            f"the implementation {said}, before answering the {kind} request{clean}",
-            proc.stderr.tail())
+        return ImplementationCrashed(crashed_before(kind, code, stdin), proc.stderr.tail())
 
 
 def _orjson_writes(message: JSON, line: bytes) -> bool:
@@ -771,36 +713,3 @@ def command_argv(command: str) -> list[str]:
     if meant is not None:
         raise ConfigurationError(meant)
     return argv
-
-
-def unknown_kind(kind: str) -> str:
-    """What a message adds after an error kind protocol v1 has not: an `unsuported` (a
-    typo) is no `unsupported`, so the result is an error, not not-applicable."""
-    if kind in ERROR_KINDS:
-        return ""
-    import difflib  # (here: an adapter's host starts without it)
-
-    near = difflib.get_close_matches(kind, ERROR_KINDS, n=1)
-    return (f", a kind protocol v{PROTOCOL_VERSION} has not"
-            + (f": {near[0]}?" if near else f"; its kinds: {', '.join(ERROR_KINDS)}"))
-
-
-def spoken_versions(error: JSON) -> str:
-    """The versions a protocol-version refusal says it speaks (its `supported`), as words
-    for the message: the program's own text ("no", "unsupported") said none of them."""
-    listed = error.get("supported") if isinstance(error, dict) else None
-    if not isinstance(listed, list) or not listed or len(listed) > 20 or not all(
-            isinstance(v, int) and not isinstance(v, bool) and 0 <= v < 10**6 for v in listed):
-        return ""  # left out rather than quoted wrong: the message still says the rest
-    return f" (it speaks {', '.join(map(str, listed))})"
-
-
-def _hello_changed(first: JSON, now: JSON) -> str:
-    """Why a program started again is refused: its hello answers otherwise than its first."""
-    field = min((k for k in first.keys() | now.keys() if first.get(k) != now.get(k)), key=str)
-
-    def said(info: JSON) -> str:
-        return json_text(info[field]) if field in info else "nothing"
-    return (f"the implementation, started again, answered its hello otherwise than at its "
-            f"first start (its {field!r} was {said(first)}, now {said(now)}): a run tests "
-            "one implementation, and reads what it plays from its first hello")

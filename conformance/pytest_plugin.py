@@ -153,7 +153,7 @@ def pytest_configure(config: pytest.Config) -> None:
         if errors:
             raise InputError("the fixtures do not load:\n" + "\n".join(map(str, errors)))
         if not fixtures:  # no test, and no word of why
-            from mtrain.conformance.fixture import none_found
+            from mtrain.conformance.corpus_files import none_found
 
             raise InputError("--mtrain-fixtures: " + none_found(
                 str(fixtures_path), [fixtures_path] if fixtures_path else []))

@@ -50,7 +50,7 @@ def load_fixtures(root: str | None) -> tuple[list[Fixture], list[SpecError]]:
 
 def shipped_fixtures(root: str) -> bool:
     """Whether `root` lies in the shipped corpus (which `mtrain lint` checks in CI)."""
-    from mtrain.conformance.fixture import FIXTURE_ROOT
+    from mtrain.conformance.corpus_files import FIXTURE_ROOT
 
     return Path(root).resolve().is_relative_to(FIXTURE_ROOT)
 

@@ -27,7 +27,9 @@ takes what a run's log says (every run ends with its costliest files' CPU second
 tests over their budget with theirs): each file listed takes its figure, each test listed
 its own, and the committed figures of the file's other heavy tests are scaled with the
 file's; every other file keeps the committed ones. A clean-clone CI run's log is then the
-weights' source, no table needed (CI writes none).
+weights' source, no table needed (CI writes none). It prints too what the README quotes of
+the (last) log's run: its tests, CPU seconds and load, pytest's seconds and result, and
+whether it was green (a red run's figures are not the suite's).
 """
 
 from __future__ import annotations
@@ -92,6 +94,36 @@ def read_log(path: Path) -> tuple[dict[str, float], dict[str, float]]:
         raise ValueError(f"{path}: no file's CPU seconds (the summary \"CPU seconds of the "
                          f"{COSTLIEST} costliest test files\" at the end of a run's log)")
     return files, tests
+
+
+_LOG_ALL = re.compile(r"^\s*(\d+(?:\.\d+)?) s\s+(\d+) tests\s+in all \(load average at the end "
+                      r"([\d. ]+?)[;)]")
+_LOG_COUNT = re.compile(r"(\d+) (passed|failed|errors?|skipped|xfailed|xpassed)\b")
+_LOG_SECONDS = re.compile(r" in (\d+(?:\.\d+)?)s\b")
+
+
+def run_figures(path: Path) -> str:
+    """What the README quotes of a run, from its log: its tests and their CPU seconds (the
+    summary's line "in all"), the load, pytest's result line and seconds, and whether the
+    run was green: a red run's figures are not the suite's."""
+    cpu = seconds = None
+    result = ""
+    with open(path, encoding="utf-8", errors="replace") as f:
+        for line in f:
+            if (m := _LOG_ALL.match(line)) is not None:
+                cpu = m
+            elif (s := _LOG_SECONDS.search(line)) is not None and _LOG_COUNT.search(line):
+                result, seconds = line, s  # pytest's last words: "6611 passed ... in 882.12s"
+    if cpu is None or seconds is None:
+        return f"{path}: no line \"in all\" or no pytest result line: the run's figures unread"
+    counts = {kind.rstrip("s") if kind.startswith("error") else kind: int(n)
+              for n, kind in _LOG_COUNT.findall(result)}
+    said = ", ".join(f"{n:,} {kind}" for kind, n in counts.items())
+    red = counts.get("failed", 0) + counts.get("error", 0)
+    return (f"the run: {int(cpu[2]):,} tests, {float(cpu[1]):,.0f} CPU s (load at the end "
+            f"{cpu[3]}), {float(seconds[1]):,.0f} s of pytest ({said}); "
+            + (f"NOT green ({red} failed or in error): not the figures to quote" if red
+               else "green"))
 
 
 def from_log(weights: Mapping[str, Mapping[str, float]], files: Mapping[str, float],
@@ -269,6 +301,7 @@ def _main_log(paths: list[str]) -> int:
     WEIGHTS.write_text(json.dumps(weights, indent=0, sort_keys=True) + "\n", encoding="utf-8")
     print(f"{WEIGHTS}: {len(files)} files and {len(tests)} tests from the log; "
           f"{len(weights['files'])} files, {sum(weights['files'].values()):.0f} s in all")
+    print(run_figures(Path(paths[-1])))
     return 0
 
 

@@ -18,7 +18,8 @@ from typing import Any, NamedTuple
 import yaml
 
 from mtrain.conformance.adapter import Implementation, ReferenceImplementation
-from mtrain.conformance.fixture import RULES_FOLDER, Fixture, load_file
+from mtrain.conformance.corpus_files import RULES_FOLDER
+from mtrain.conformance.fixture import Fixture, load_file
 from mtrain.conformance.fuzz.judge import Disagreement, Probe
 from mtrain.conformance.fuzz.named_clauses import stand_in_clauses
 from mtrain.conformance.fuzz.possible import fixture_problems, stand_in_problems

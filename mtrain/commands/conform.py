@@ -104,6 +104,7 @@ def run(args: argparse.Namespace) -> int:
 
 def _run(args: argparse.Namespace) -> int:
     from mtrain.conformance.child import exit_code_of
+    from mtrain.conformance.corpus_files import none_found
     from mtrain.conformance.declaration import (
         DeclarationError,
         beyond_options,
@@ -113,7 +114,6 @@ def _run(args: argparse.Namespace) -> int:
         unread_limits,
         unread_rules_fields,
     )
-    from mtrain.conformance.fixture import none_found
     from mtrain.conformance.known_failures import load_skips, unknown_rule_set
     from mtrain.conformance.outputs import check_output
     from mtrain.conformance.own_rounds import by_ruleset as own_last_rounds

@@ -48,11 +48,11 @@ def run(args: argparse.Namespace) -> int:
         report = lint(paths or None, scopes=not args.no_scopes,
                       coverage=args.coverage or None)
     if paths and not report.fixtures and not report.errors:  # a run that tested nothing
-        from mtrain.conformance.fixture import none_found
+        from mtrain.conformance.corpus_files import none_found
 
         raise InputError(none_found(", ".join(paths), paths))
     if args.write_scopes:
-        from mtrain.conformance.fixture import FIXTURE_ROOT
+        from mtrain.conformance.corpus_files import FIXTURE_ROOT
         from mtrain.conformance.lint.scopes import write_scopes
         from mtrain.spec.scope import Space
 

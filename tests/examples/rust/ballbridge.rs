@@ -1,7 +1,8 @@
 // Ballbridge: the rules core of a tournament site's Mexican Train tables, in Rust (std only:
 // it reads and writes its own JSON), put behind a stdin/stdout loop to test it against the
-// suite. Written from README.md, docs/protocol.md and docs/implementers-guide.md (and the
-// shape of tests/examples/rust/ballbridge.rs, which its JSON reader and loop follow).
+// suite. Written from README.md, docs/protocol.md and docs/implementers-guide.md. (Session
+// 60: its JSON reader and writer and its loop, which had been flatcar.rs's, rewritten in
+// a shape of their own; every answer to 16,932 requests of conform and fuzz runs the same.)
 //
 // Build and run:   rustc --edition 2021 -O -o ballbridge ballbridge.rs
 //                  ./ballbridge [--set=13|--set=12] [--bugs | --bug=NAME ...] [--fixed]
@@ -86,7 +87,7 @@ fn rounds() -> i64 {
 }
 const MEXICAN: i64 = -1;
 
-// ---- JSON --------------------------------------------------------------------------
+// ---- JSON: read by eating the line from its front; written by joining the parts --------
 
 #[derive(Clone, Debug, PartialEq)]
 enum Json {
@@ -100,207 +101,172 @@ enum Json {
 
 impl Json {
     fn get(&self, key: &str) -> Option<&Json> {
-        match self {
-            Json::Obj(kv) => kv.iter().find(|(k, _)| k == key).map(|(_, v)| v),
-            _ => None,
+        if let Json::Obj(members) = self {
+            for (name, value) in members {
+                if name == key {
+                    return Some(value);
+                }
+            }
         }
+        None
     }
     fn has(&self, key: &str) -> bool {
-        self.get(key).is_some()
+        matches!(self, Json::Obj(members) if members.iter().any(|(name, _)| name == key))
     }
 }
 
-struct Parser<'a> {
-    s: &'a [u8],
-    i: usize,
+const BLANKS: [char; 4] = [' ', '\t', '\r', '\n'];
+
+// `token` taken off the front of `rest`, if it starts so
+fn eat(rest: &mut &str, token: &str) -> bool {
+    match rest.strip_prefix(token) {
+        Some(after) => {
+            *rest = after;
+            true
+        }
+        None => false,
+    }
 }
 
-impl<'a> Parser<'a> {
-    fn space(&mut self) {
-        while self.i < self.s.len() && matches!(self.s[self.i], b' ' | b'\t' | b'\r' | b'\n') {
-            self.i += 1;
+fn read_value(rest: &mut &str) -> Result<Json, String> {
+    *rest = rest.trim_start_matches(BLANKS);
+    let first = rest.chars().next().ok_or("unexpected end of line")?;
+    if eat(rest, "{") {
+        return read_members(rest);
+    }
+    if eat(rest, "[") {
+        return read_items(rest);
+    }
+    if eat(rest, "\"") {
+        return read_text(rest).map(Json::Str);
+    }
+    for (word, value) in [("true", Json::Bool(true)), ("false", Json::Bool(false)),
+                          ("null", Json::Null)] {
+        if eat(rest, word) {
+            return Ok(value);
         }
     }
-    fn value(&mut self) -> Result<Json, String> {
-        self.space();
-        let c = *self.s.get(self.i).ok_or("unexpected end of line")?;
-        match c {
-            b'{' => self.object(),
-            b'[' => self.array(),
-            b'"' => Ok(Json::Str(self.string()?)),
-            b't' => self.word("true", Json::Bool(true)),
-            b'f' => self.word("false", Json::Bool(false)),
-            b'n' => self.word("null", Json::Null),
-            b'-' | b'0'..=b'9' => self.number(),
-            _ => Err(format!("unexpected '{}' at {}", c as char, self.i)),
-        }
+    if first != '-' && !first.is_ascii_digit() {
+        return Err(format!("unexpected '{}'", first));
     }
-    fn word(&mut self, w: &str, v: Json) -> Result<Json, String> {
-        if self.s[self.i..].starts_with(w.as_bytes()) {
-            self.i += w.len();
-            Ok(v)
-        } else {
-            Err(format!("bad literal at {}", self.i))
-        }
+    let sign = usize::from(first == '-');
+    let (digits, after) = rest.split_at(sign + rest[sign..].bytes()
+        .take_while(u8::is_ascii_digit).count());
+    if after.starts_with(['.', 'e', 'E']) {
+        return Err(format!("only integers are read, not {}...", digits));
     }
-    fn number(&mut self) -> Result<Json, String> {
-        let start = self.i;
-        if self.s[self.i] == b'-' {
-            self.i += 1;
+    *rest = after;
+    digits.parse::<i64>().map(Json::Int).map_err(|e| format!("bad number {}: {}", digits, e))
+}
+
+// a string's text up to its closing quote (the opening one eaten)
+fn read_text(rest: &mut &str) -> Result<String, String> {
+    let mut text = String::new();
+    loop {
+        let stop = rest.find(['"', '\\']).ok_or("unterminated string")?;
+        text.push_str(&rest[..stop]);
+        let quote = rest.as_bytes()[stop] == b'"';
+        *rest = &rest[stop + 1..];
+        if quote {
+            return Ok(text);
         }
-        while self.i < self.s.len() && self.s[self.i].is_ascii_digit() {
-            self.i += 1;
-        }
-        if self.i < self.s.len() && matches!(self.s[self.i], b'.' | b'e' | b'E') {
-            return Err(format!("only integers are read, at {}", start));
-        }
-        let text = std::str::from_utf8(&self.s[start..self.i]).unwrap();
-        text.parse::<i64>().map(Json::Int).map_err(|e| format!("bad number {}: {}", text, e))
-    }
-    fn string(&mut self) -> Result<String, String> {
-        self.i += 1;
-        let mut out: Vec<u8> = Vec::new();
-        loop {
-            let c = *self.s.get(self.i).ok_or("unterminated string")?;
-            self.i += 1;
-            match c {
-                b'"' => break,
-                b'\\' => {
-                    let e = *self.s.get(self.i).ok_or("unterminated escape")?;
-                    self.i += 1;
-                    match e {
-                        b'"' => out.push(b'"'),
-                        b'\\' => out.push(b'\\'),
-                        b'/' => out.push(b'/'),
-                        b'n' => out.push(b'\n'),
-                        b't' => out.push(b'\t'),
-                        b'r' => out.push(b'\r'),
-                        b'b' => out.push(8),
-                        b'f' => out.push(12),
-                        b'u' => {
-                            let hex = std::str::from_utf8(self.s.get(self.i..self.i + 4).ok_or("bad \\u")?)
-                                .map_err(|_| "bad \\u")?;
-                            let code = u32::from_str_radix(hex, 16).map_err(|_| "bad \\u")?;
-                            self.i += 4;
-                            let ch = char::from_u32(code).unwrap_or('\u{fffd}');
-                            let mut buf = [0u8; 4];
-                            out.extend_from_slice(ch.encode_utf8(&mut buf).as_bytes());
-                        }
-                        _ => return Err("bad escape".into()),
-                    }
-                }
-                _ => out.push(c),
+        let escape = rest.chars().next().ok_or("unterminated escape")?;
+        *rest = &rest[escape.len_utf8()..];
+        text.push(match escape {
+            '"' | '\\' | '/' => escape,
+            'n' => '\n',
+            't' => '\t',
+            'r' => '\r',
+            'b' => '\u{8}',
+            'f' => '\u{c}',
+            'u' => {
+                let code = rest.get(..4).and_then(|hex| u32::from_str_radix(hex, 16).ok())
+                    .ok_or("bad \\u")?;
+                *rest = &rest[4..];
+                char::from_u32(code).unwrap_or('\u{fffd}')
             }
-        }
-        String::from_utf8(out).map_err(|_| "string is not UTF-8".to_string())
+            _ => return Err(format!("bad escape \\{}", escape)),
+        });
     }
-    fn array(&mut self) -> Result<Json, String> {
-        self.i += 1;
-        let mut items = Vec::new();
-        self.space();
-        if self.s.get(self.i) == Some(&b']') {
-            self.i += 1;
-            return Ok(Json::Arr(items));
-        }
-        loop {
-            items.push(self.value()?);
-            self.space();
-            match self.s.get(self.i) {
-                Some(b',') => self.i += 1,
-                Some(b']') => {
-                    self.i += 1;
-                    return Ok(Json::Arr(items));
-                }
-                _ => return Err(format!("expected , or ] at {}", self.i)),
-            }
-        }
+}
+
+// whether a list or an object ends here, its `close` eaten; if not, the comma before its
+// next element is eaten (there is none before the first)
+fn closes(rest: &mut &str, close: char, first: bool) -> Result<bool, String> {
+    *rest = rest.trim_start_matches(BLANKS);
+    if let Some(after) = rest.strip_prefix(close) {
+        *rest = after;
+        return Ok(true);
     }
-    fn object(&mut self) -> Result<Json, String> {
-        self.i += 1;
-        let mut kv: Vec<(String, Json)> = Vec::new();
-        self.space();
-        if self.s.get(self.i) == Some(&b'}') {
-            self.i += 1;
-            return Ok(Json::Obj(kv));
-        }
-        loop {
-            self.space();
-            if self.s.get(self.i) != Some(&b'"') {
-                return Err(format!("expected a key at {}", self.i));
-            }
-            let k = self.string()?;
-            self.space();
-            if self.s.get(self.i) != Some(&b':') {
-                return Err(format!("expected : at {}", self.i));
-            }
-            self.i += 1;
-            let v = self.value()?;
-            if kv.iter().any(|(x, _)| *x == k) {
-                return Err(format!("key {} given twice", k));
-            }
-            kv.push((k, v));
-            self.space();
-            match self.s.get(self.i) {
-                Some(b',') => self.i += 1,
-                Some(b'}') => {
-                    self.i += 1;
-                    return Ok(Json::Obj(kv));
-                }
-                _ => return Err(format!("expected , or }} at {}", self.i)),
-            }
-        }
+    if first || eat(rest, ",") {
+        return Ok(false);
     }
+    Err(format!("expected , or {}", close))
+}
+
+fn read_items(rest: &mut &str) -> Result<Json, String> {
+    let mut items = Vec::new();
+    while !closes(rest, ']', items.is_empty())? {
+        items.push(read_value(rest)?);
+    }
+    Ok(Json::Arr(items))
+}
+
+fn read_members(rest: &mut &str) -> Result<Json, String> {
+    let mut members: Vec<(String, Json)> = Vec::new();
+    while !closes(rest, '}', members.is_empty())? {
+        *rest = rest.trim_start_matches(BLANKS);
+        if !eat(rest, "\"") {
+            return Err("a key must be a string".into());
+        }
+        let name = read_text(rest)?;
+        *rest = rest.trim_start_matches(BLANKS);
+        if !eat(rest, ":") {
+            return Err(format!("no : after the key {}", name));
+        }
+        let value = read_value(rest)?;
+        if members.iter().any(|(seen, _)| *seen == name) {
+            return Err(format!("key {} given twice", name));
+        }
+        members.push((name, value));
+    }
+    Ok(Json::Obj(members))
 }
 
 fn parse(line: &str) -> Result<Json, String> {
-    let mut p = Parser { s: line.as_bytes(), i: 0 };
-    let v = p.value()?;
-    p.space();
-    if p.i != p.s.len() {
-        return Err(format!("trailing text at {}", p.i));
+    let mut rest = line;
+    let value = read_value(&mut rest)?;
+    match rest.trim_start_matches(BLANKS) {
+        "" => Ok(value),
+        more => Err(format!("text after the value: {:.20}", more)),
     }
-    Ok(v)
 }
 
-fn write(out: &mut String, v: &Json) {
+fn quoted(text: &str) -> String {
+    if !text.chars().any(|c| c == '"' || c == '\\' || c < ' ') {
+        return format!("\"{}\"", text); // a tile, a phase, a name: nothing to escape
+    }
+    let escaped: String = text.chars().map(|c| match c {
+        '"' | '\\' => format!("\\{}", c),
+        '\n' => "\\n".to_string(),
+        c if c < ' ' => format!("\\u{:04x}", c as u32),
+        c => c.to_string(),
+    }).collect();
+    format!("\"{}\"", escaped)
+}
+
+fn encode(v: &Json) -> String {
     match v {
-        Json::Null => out.push_str("null"),
-        Json::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
-        Json::Int(n) => out.push_str(&n.to_string()),
-        Json::Str(s) => {
-            out.push('"');
-            for c in s.chars() {
-                match c {
-                    '"' => out.push_str("\\\""),
-                    '\\' => out.push_str("\\\\"),
-                    '\n' => out.push_str("\\n"),
-                    c if (c as u32) < 0x20 => out.push_str(&format!("\\u{:04x}", c as u32)),
-                    c => out.push(c),
-                }
-            }
-            out.push('"');
-        }
-        Json::Arr(items) => {
-            out.push('[');
-            for (i, x) in items.iter().enumerate() {
-                if i > 0 {
-                    out.push(',');
-                }
-                write(out, x);
-            }
-            out.push(']');
-        }
-        Json::Obj(kv) => {
-            out.push('{');
-            for (i, (k, x)) in kv.iter().enumerate() {
-                if i > 0 {
-                    out.push(',');
-                }
-                write(out, &Json::Str(k.clone()));
-                out.push(':');
-                write(out, x);
-            }
-            out.push('}');
+        Json::Null => "null".to_string(),
+        Json::Bool(b) => b.to_string(),
+        Json::Int(n) => n.to_string(),
+        Json::Str(text) => quoted(text),
+        Json::Arr(items) => format!("[{}]", items.iter().map(encode).collect::<Vec<_>>().join(",")),
+        Json::Obj(members) => {
+            let parts: Vec<String> = members.iter()
+                .map(|(name, value)| format!("{}:{}", quoted(name), encode(value)))
+                .collect();
+            format!("{{{}}}", parts.join(","))
         }
     }
 }
@@ -326,17 +292,15 @@ fn bad(message: String) -> Failure {
 }
 
 fn int(v: Option<&Json>, what: &str) -> Result<i64, Failure> {
-    match v {
-        Some(Json::Int(n)) => Ok(*n),
-        _ => Err(bad(format!("{} is not an integer", what))),
+    if let Some(Json::Int(n)) = v {
+        return Ok(*n);
     }
+    Err(bad(format!("{} is not an integer", what)))
 }
 
 fn arr<'a>(v: Option<&'a Json>, what: &str) -> Result<&'a Vec<Json>, Failure> {
-    match v {
-        Some(Json::Arr(items)) => Ok(items),
-        _ => Err(bad(format!("{} is not a list", what))),
-    }
+    v.and_then(|x| if let Json::Arr(items) = x { Some(items) } else { None })
+        .ok_or_else(|| bad(format!("{} is not a list", what)))
 }
 
 // ---- tiles -------------------------------------------------------------------------
@@ -1039,21 +1003,17 @@ fn main() {
         if text.trim().is_empty() {
             continue;
         }
-        let mut answer = String::new();
         let mut shutdown = false;
-        match parse(text) {
-            Err(e) => write(
-                &mut answer,
-                &obj(vec![
-                    ("id", Json::Null),
-                    ("ok", Json::Bool(false)),
-                    ("error", obj(vec![("kind", s("bad-request")), ("message", Json::Str(e))])),
-                ]),
-            ),
+        let reply = match parse(text) {
+            Err(e) => obj(vec![
+                ("id", Json::Null),
+                ("ok", Json::Bool(false)),
+                ("error", obj(vec![("kind", s("bad-request")), ("message", Json::Str(e))])),
+            ]),
             Ok(req) => {
                 let id = req.get("id").cloned().unwrap_or(Json::Null);
                 shutdown = req.get("type") == Some(&s("shutdown"));
-                let reply = match handle(&req, &rules) {
+                match handle(&req, &rules) {
                     Ok(fields) => {
                         let mut kv = vec![("id", id), ("ok", Json::Bool(true))];
                         kv.extend(fields);
@@ -1069,11 +1029,10 @@ fn main() {
                         }
                         obj(vec![("id", id), ("ok", Json::Bool(false)), ("error", obj(err))])
                     }
-                };
-                write(&mut answer, &reply);
+                }
             }
-        }
-        answer.push('\n');
+        };
+        let answer = encode(&reply) + "\n";
         if out.write_all(answer.as_bytes()).and_then(|_| out.flush()).is_err() {
             break;
         }

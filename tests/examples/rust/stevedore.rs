@@ -55,223 +55,213 @@
 // (12 games, seed 1) finds the three, shrunk, nothing else; identify (64.6 CPU s) reads
 // bug 3 as starting_seat "contradicted" (other), nothing sure and wrong.
 
+use std::fmt;
 use std::io::{self, BufRead, Write};
+use std::iter::Peekable;
+use std::vec::IntoIter;
 
-// ---- JSON --------------------------------------------------------------------------
+// ---- JSON: a line is cut into tokens first, then the tokens are built into a value ---
 
 #[derive(Clone, Debug, PartialEq)]
-enum Json {
+enum Val {
     Null,
     Bool(bool),
     Int(i64),
-    Str(String),
-    Arr(Vec<Json>),
-    Obj(Vec<(String, Json)>),
+    Text(String),
+    Seq(Vec<Val>),
+    Rec(Vec<(String, Val)>),
 }
 
-struct Reader<'a> {
-    s: &'a [u8],
-    i: usize,
-}
-
-impl<'a> Reader<'a> {
-    fn ws(&mut self) {
-        while self.i < self.s.len() && matches!(self.s[self.i], b' ' | b'\t' | b'\r' | b'\n') {
-            self.i += 1;
-        }
+impl Val {
+    // a record's field, where this is a record that has one of the name
+    fn at(&self, key: &str) -> Option<&Val> {
+        let Val::Rec(fields) = self else { return None };
+        fields.iter().find_map(|(k, v)| (k == key).then_some(v))
     }
-    fn value(&mut self) -> Result<Json, String> {
-        self.ws();
-        let c = *self.s.get(self.i).ok_or("unexpected end")?;
-        match c {
-            b'{' => {
-                self.i += 1;
-                let mut out: Vec<(String, Json)> = Vec::new();
-                self.ws();
-                if self.s.get(self.i) == Some(&b'}') {
-                    self.i += 1;
-                    return Ok(Json::Obj(out));
-                }
-                loop {
-                    self.ws();
-                    let k = match self.value()? {
-                        Json::Str(k) => k,
-                        _ => return Err("object key is not a string".into()),
-                    };
-                    if out.iter().any(|(x, _)| *x == k) {
-                        return Err(format!("key {} twice", k));
-                    }
-                    self.ws();
-                    if self.s.get(self.i) != Some(&b':') {
-                        return Err("expected ':'".into());
-                    }
-                    self.i += 1;
-                    let v = self.value()?;
-                    out.push((k, v));
-                    self.ws();
-                    match self.s.get(self.i) {
-                        Some(b',') => self.i += 1,
-                        Some(b'}') => {
-                            self.i += 1;
-                            return Ok(Json::Obj(out));
-                        }
-                        _ => return Err("expected ',' or '}'".into()),
-                    }
-                }
-            }
-            b'[' => {
-                self.i += 1;
-                let mut out = Vec::new();
-                self.ws();
-                if self.s.get(self.i) == Some(&b']') {
-                    self.i += 1;
-                    return Ok(Json::Arr(out));
-                }
-                loop {
-                    out.push(self.value()?);
-                    self.ws();
-                    match self.s.get(self.i) {
-                        Some(b',') => self.i += 1,
-                        Some(b']') => {
-                            self.i += 1;
-                            return Ok(Json::Arr(out));
-                        }
-                        _ => return Err("expected ',' or ']'".into()),
-                    }
-                }
+}
+
+fn rec(fields: Vec<(&str, Val)>) -> Val {
+    let mut out = Vec::with_capacity(fields.len());
+    for (k, v) in fields {
+        out.push((String::from(k), v));
+    }
+    Val::Rec(out)
+}
+
+#[derive(Debug, PartialEq)]
+enum Tok {
+    Punct(u8), // { } [ ] : ,
+    Text(String),
+    Int(i64),
+    Word(Val), // true, false, null
+}
+
+type Toks = Peekable<IntoIter<Tok>>;
+
+fn tokens(line: &str) -> Result<Vec<Tok>, String> {
+    let b = line.as_bytes();
+    let mut out = Vec::new();
+    let mut at = 0;
+    while at < b.len() {
+        match b[at] {
+            b' ' | b'\t' | b'\r' | b'\n' => at += 1,
+            c @ (b'{' | b'}' | b'[' | b']' | b':' | b',') => {
+                out.push(Tok::Punct(c));
+                at += 1;
             }
             b'"' => {
-                self.i += 1;
-                let mut out = String::new();
-                loop {
-                    let c = *self.s.get(self.i).ok_or("unterminated string")?;
-                    self.i += 1;
-                    match c {
-                        b'"' => return Ok(Json::Str(out)),
-                        b'\\' => {
-                            let e = *self.s.get(self.i).ok_or("bad escape")?;
-                            self.i += 1;
-                            match e {
-                                b'n' => out.push('\n'),
-                                b't' => out.push('\t'),
-                                b'r' => out.push('\r'),
-                                b'b' => out.push('\u{8}'),
-                                b'f' => out.push('\u{c}'),
-                                b'u' => {
-                                    let h = self.s.get(self.i..self.i + 4).ok_or("bad \\u")?;
-                                    let h = std::str::from_utf8(h).map_err(|_| "bad \\u")?;
-                                    let n = u32::from_str_radix(h, 16).map_err(|_| "bad \\u")?;
-                                    out.push(char::from_u32(n).unwrap_or('?'));
-                                    self.i += 4;
-                                }
-                                other => out.push(other as char),
-                            }
-                        }
-                        _ => {
-                            // copy one UTF-8 sequence whole
-                            let start = self.i - 1;
-                            let mut end = self.i;
-                            while end < self.s.len() && (self.s[end] & 0xC0) == 0x80 {
-                                end += 1;
-                            }
-                            out.push_str(std::str::from_utf8(&self.s[start..end])
-                                .map_err(|_| "bad UTF-8")?);
-                            self.i = end;
-                        }
-                    }
-                }
-            }
-            b't' if self.s[self.i..].starts_with(b"true") => {
-                self.i += 4;
-                Ok(Json::Bool(true))
-            }
-            b'f' if self.s[self.i..].starts_with(b"false") => {
-                self.i += 5;
-                Ok(Json::Bool(false))
-            }
-            b'n' if self.s[self.i..].starts_with(b"null") => {
-                self.i += 4;
-                Ok(Json::Null)
+                let (text, next) = text_token(line, at + 1)?;
+                out.push(Tok::Text(text));
+                at = next;
             }
             b'-' | b'0'..=b'9' => {
-                let start = self.i;
-                self.i += 1;
-                while self.i < self.s.len() && self.s[self.i].is_ascii_digit() {
-                    self.i += 1;
-                }
-                if self.i < self.s.len() && matches!(self.s[self.i], b'.' | b'e' | b'E') {
+                let end = at + 1 + b[at + 1..].iter().take_while(|d| d.is_ascii_digit()).count();
+                if matches!(b.get(end), Some(b'.' | b'e' | b'E')) {
                     return Err("a number that is not an integer".into());
                 }
-                let t = std::str::from_utf8(&self.s[start..self.i]).unwrap();
-                t.parse::<i64>().map(Json::Int).map_err(|_| format!("bad number {}", t))
+                let digits = &line[at..end];
+                out.push(Tok::Int(digits.parse().map_err(|_| format!("bad number {}", digits))?));
+                at = end;
             }
-            _ => Err(format!("unexpected character at {}", self.i)),
+            _ => {
+                let words = [("true", Val::Bool(true)), ("false", Val::Bool(false)),
+                             ("null", Val::Null)];
+                let found = words.into_iter().find(|(w, _)| b[at..].starts_with(w.as_bytes()));
+                let Some((word, v)) = found else {
+                    return Err(format!("unexpected character at {}", at));
+                };
+                out.push(Tok::Word(v));
+                at += word.len();
+            }
+        }
+    }
+    Ok(out)
+}
+
+// the text of a string whose opening quote ends at `from`, and the index past its closing one
+fn text_token(line: &str, from: usize) -> Result<(String, usize), String> {
+    let mut out = String::new();
+    let mut chars = line[from..].char_indices();
+    while let Some((i, c)) = chars.next() {
+        if c == '"' {
+            return Ok((out, from + i + 1));
+        }
+        if c != '\\' {
+            out.push(c);
+            continue;
+        }
+        out.push(match chars.next().map(|(_, e)| e) {
+            Some('n') => '\n',
+            Some('t') => '\t',
+            Some('r') => '\r',
+            Some('b') => '\u{8}',
+            Some('f') => '\u{c}',
+            Some('u') => {
+                let hex: String = chars.by_ref().take(4).map(|(_, h)| h).collect();
+                let code = u32::from_str_radix(&hex, 16).ok().filter(|_| hex.len() == 4);
+                char::from_u32(code.ok_or("bad \\u")?).unwrap_or('?')
+            }
+            Some(e) if e.is_ascii() => e, // \" \\ \/ and the like stand for themselves
+            _ => return Err("bad escape".into()),
+        });
+    }
+    Err("unterminated string".into())
+}
+
+// the items up to `close`, comma-separated, each read by `item`
+fn items<T>(toks: &mut Toks, close: u8, mut item: impl FnMut(&mut Toks) -> Result<T, String>)
+    -> Result<Vec<T>, String> {
+    let mut out = Vec::new();
+    if toks.next_if_eq(&Tok::Punct(close)).is_some() {
+        return Ok(out);
+    }
+    loop {
+        out.push(item(toks)?);
+        match toks.next() {
+            Some(Tok::Punct(b',')) => {}
+            Some(Tok::Punct(c)) if c == close => return Ok(out),
+            _ => return Err(format!("expected ',' or '{}'", close as char)),
         }
     }
 }
 
-fn parse(line: &str) -> Result<Json, String> {
-    let mut r = Reader { s: line.as_bytes(), i: 0 };
-    let v = r.value()?;
-    r.ws();
-    if r.i != r.s.len() {
-        return Err("trailing characters".into());
+fn field(toks: &mut Toks) -> Result<(String, Val), String> {
+    let Some(Tok::Text(key)) = toks.next() else {
+        return Err("object key is not a string".into());
+    };
+    if toks.next() != Some(Tok::Punct(b':')) {
+        return Err("expected ':'".into());
     }
-    Ok(v)
+    Ok((key, build(toks)?))
 }
 
-fn write(v: &Json, out: &mut String) {
-    match v {
-        Json::Null => out.push_str("null"),
-        Json::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
-        Json::Int(n) => out.push_str(&n.to_string()),
-        Json::Str(s) => {
-            out.push('"');
-            for c in s.chars() {
-                match c {
-                    '"' => out.push_str("\\\""),
-                    '\\' => out.push_str("\\\\"),
-                    '\n' => out.push_str("\\n"),
-                    c if (c as u32) < 0x20 => out.push_str(&format!("\\u{:04x}", c as u32)),
-                    c => out.push(c),
+fn build(toks: &mut Toks) -> Result<Val, String> {
+    match toks.next().ok_or("unexpected end")? {
+        Tok::Text(t) => Ok(Val::Text(t)),
+        Tok::Int(n) => Ok(Val::Int(n)),
+        Tok::Word(v) => Ok(v),
+        Tok::Punct(b'[') => Ok(Val::Seq(items(toks, b']', build)?)),
+        Tok::Punct(b'{') => {
+            let fields = items(toks, b'}', field)?;
+            for (i, (k, _)) in fields.iter().enumerate() {
+                if fields[..i].iter().any(|(seen, _)| seen == k) {
+                    return Err(format!("key {} twice", k));
                 }
             }
-            out.push('"');
+            Ok(Val::Rec(fields))
         }
-        Json::Arr(a) => {
-            out.push('[');
-            for (i, x) in a.iter().enumerate() {
-                if i > 0 {
-                    out.push(',');
-                }
-                write(x, out);
-            }
-            out.push(']');
-        }
-        Json::Obj(o) => {
-            out.push('{');
-            for (i, (k, x)) in o.iter().enumerate() {
-                if i > 0 {
-                    out.push(',');
-                }
-                write(&Json::Str(k.clone()), out);
-                out.push(':');
-                write(x, out);
-            }
-            out.push('}');
-        }
+        Tok::Punct(c) => Err(format!("unexpected '{}'", c as char)),
     }
 }
 
-fn get<'a>(v: &'a Json, key: &str) -> Option<&'a Json> {
-    match v {
-        Json::Obj(o) => o.iter().find(|(k, _)| k == key).map(|(_, x)| x),
-        _ => None,
+fn parse(line: &str) -> Result<Val, String> {
+    let mut toks = tokens(line)?.into_iter().peekable();
+    let v = build(&mut toks)?;
+    match toks.next() {
+        None => Ok(v),
+        Some(_) => Err("trailing characters".into()),
     }
 }
 
-fn obj(pairs: Vec<(&str, Json)>) -> Json {
-    Json::Obj(pairs.into_iter().map(|(k, v)| (k.to_string(), v)).collect())
+fn quoted(f: &mut fmt::Formatter<'_>, text: &str) -> fmt::Result {
+    f.write_str("\"")?;
+    for c in text.chars() {
+        match c {
+            '"' | '\\' => write!(f, "\\{}", c)?,
+            '\n' => f.write_str("\\n")?,
+            c if c < ' ' => write!(f, "\\u{:04x}", c as u32)?,
+            c => write!(f, "{}", c)?,
+        }
+    }
+    f.write_str("\"")
+}
+
+// the wire's form: compact, the fields in the order they were put
+impl fmt::Display for Val {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Val::Null => f.write_str("null"),
+            Val::Bool(b) => write!(f, "{}", b),
+            Val::Int(n) => write!(f, "{}", n),
+            Val::Text(t) => quoted(f, t),
+            Val::Seq(items) => {
+                f.write_str("[")?;
+                for (n, x) in items.iter().enumerate() {
+                    write!(f, "{}{}", if n == 0 { "" } else { "," }, x)?;
+                }
+                f.write_str("]")
+            }
+            Val::Rec(fields) => {
+                f.write_str("{")?;
+                for (n, (k, x)) in fields.iter().enumerate() {
+                    f.write_str(if n == 0 { "" } else { "," })?;
+                    quoted(f, k)?;
+                    write!(f, ":{}", x)?;
+                }
+                f.write_str("}")
+            }
+        }
+    }
 }
 
 // ---- the game ----------------------------------------------------------------------
@@ -333,13 +323,13 @@ fn bad<T>(m: &str) -> Result<T, Fail> {
     Err(Fail::Bad(m.to_string()))
 }
 
-fn tile_text(t: Tile) -> Json {
-    Json::Str(format!("{}-{}", t.0, t.1))
+fn tile_text(t: Tile) -> Val {
+    Val::Text(format!("{}-{}", t.0, t.1))
 }
 
-fn read_tile(v: &Json) -> Result<Tile, Fail> {
+fn read_tile(v: &Val) -> Result<Tile, Fail> {
     let s = match v {
-        Json::Str(s) => s,
+        Val::Text(s) => s,
         _ => return bad("a tile is not a text"),
     };
     let parts: Vec<&str> = s.split('-').collect();
@@ -354,34 +344,34 @@ fn read_tile(v: &Json) -> Result<Tile, Fail> {
     Ok((a.max(b), a.min(b)))
 }
 
-fn read_int(v: Option<&Json>, what: &str) -> Result<i64, Fail> {
+fn read_int(v: Option<&Val>, what: &str) -> Result<i64, Fail> {
     match v {
-        Some(Json::Int(n)) => Ok(*n),
+        Some(Val::Int(n)) => Ok(*n),
         _ => bad(&format!("{} is not an integer", what)),
     }
 }
 
-fn read_list<'a>(v: Option<&'a Json>, what: &str) -> Result<&'a Vec<Json>, Fail> {
+fn read_list<'a>(v: Option<&'a Val>, what: &str) -> Result<&'a Vec<Val>, Fail> {
     match v {
-        Some(Json::Arr(a)) => Ok(a),
+        Some(Val::Seq(a)) => Ok(a),
         _ => bad(&format!("{} is not a list", what)),
     }
 }
 
-fn read_tiles(v: Option<&Json>, what: &str) -> Result<Vec<Tile>, Fail> {
+fn read_tiles(v: Option<&Val>, what: &str) -> Result<Vec<Tile>, Fail> {
     read_list(v, what)?.iter().map(read_tile).collect()
 }
 
-fn read_ints(v: Option<&Json>, what: &str) -> Result<Vec<i64>, Fail> {
+fn read_ints(v: Option<&Val>, what: &str) -> Result<Vec<i64>, Fail> {
     read_list(v, what)?.iter().map(|x| read_int(Some(x), what)).collect()
 }
 
-fn read_state(v: &Json, cfg: &Config) -> Result<Game, Fail> {
-    if !matches!(v, Json::Obj(_)) {
+fn read_state(v: &Val, cfg: &Config) -> Result<Game, Fail> {
+    if !matches!(v, Val::Rec(_)) {
         return bad("state is not an object");
     }
-    let phase = match get(v, "phase") {
-        Some(Json::Str(s)) => s.clone(),
+    let phase = match v.at("phase") {
+        Some(Val::Text(s)) => s.clone(),
         _ => return bad("phase is not a text"),
     };
     if !["start", "over", "follow", "chain", "engine"].contains(&phase.as_str()) {
@@ -390,7 +380,7 @@ fn read_state(v: &Json, cfg: &Config) -> Result<Game, Fail> {
     if phase == "follow" || phase == "chain" || phase == "engine" {
         return Err(Fail::Unsupported(format!("phase {} never comes in these rules", phase)));
     }
-    let hands: Vec<Vec<Tile>> = read_list(get(v, "hands"), "hands")?
+    let hands: Vec<Vec<Tile>> = read_list(v.at("hands"), "hands")?
         .iter().map(|h| read_tiles(Some(h), "a hand")).collect::<Result<_, _>>()?;
     let n = hands.len();
     if n == 0 || n > 20 {
@@ -403,11 +393,11 @@ fn read_state(v: &Json, cfg: &Config) -> Result<Game, Fail> {
     let mut trains = Vec::new();
     let mut ends = Vec::new();
     let mut markers = Vec::new();
-    for t in read_list(get(v, "trains"), "trains")? {
+    for t in read_list(v.at("trains"), "trains")? {
         let mut tiles = Vec::new();
-        for x in read_list(get(t, "tiles"), "a train's tiles")? {
+        for x in read_list(t.at("tiles"), "a train's tiles")? {
             let s = match x {
-                Json::Str(s) => s.clone(),
+                Val::Text(s) => s.clone(),
                 _ => return bad("a train tile is not a text"),
             };
             read_tile(x)?;
@@ -415,66 +405,66 @@ fn read_state(v: &Json, cfg: &Config) -> Result<Game, Fail> {
             tiles.push((p[0], p[1]));
         }
         trains.push(tiles);
-        ends.push(read_int(get(t, "end"), "a train's end")?);
-        markers.push(match get(t, "marker") {
-            Some(Json::Bool(b)) => *b,
+        ends.push(read_int(t.at("end"), "a train's end")?);
+        markers.push(match t.at("marker") {
+            Some(Val::Bool(b)) => *b,
             _ => return bad("a train's marker is not a boolean"),
         });
     }
     if trains.len() != n {
         return bad("trains: one per seat");
     }
-    let mexv = get(v, "mexican").ok_or(Fail::Bad("no mexican".into()))?;
+    let mexv = v.at("mexican").ok_or(Fail::Bad("no mexican".into()))?;
     let mut mex = Vec::new();
-    for x in read_list(get(mexv, "tiles"), "the Mexican Train's tiles")? {
+    for x in read_list(mexv.at("tiles"), "the Mexican Train's tiles")? {
         read_tile(x)?;
-        let s = if let Json::Str(s) = x { s.clone() } else { String::new() };
+        let s = if let Val::Text(s) = x { s.clone() } else { String::new() };
         let p: Vec<i64> = s.split('-').map(|q| q.parse().unwrap()).collect();
         mex.push((p[0], p[1]));
     }
-    let mex_end = read_int(get(mexv, "end"), "the Mexican Train's end")?;
-    if !read_list(get(v, "open_doubles"), "open_doubles")?.is_empty()
-        || !read_list(get(v, "turn_doubles"), "turn_doubles")?.is_empty()
+    let mex_end = read_int(mexv.at("end"), "the Mexican Train's end")?;
+    if !read_list(v.at("open_doubles"), "open_doubles")?.is_empty()
+        || !read_list(v.at("turn_doubles"), "turn_doubles")?.is_empty()
     {
         return Err(Fail::Unsupported("doubles are ordinary here: none is ever open".into()));
     }
-    let drawn = match get(v, "drawn") {
-        Some(Json::Null) => None,
+    let drawn = match v.at("drawn") {
+        Some(Val::Null) => None,
         Some(x) => Some(read_tile(x)?),
         None => return bad("no drawn"),
     };
-    let first_turns = read_ints(get(v, "first_turns"), "first_turns")?
+    let first_turns = read_ints(v.at("first_turns"), "first_turns")?
         .into_iter().map(|s| s as usize).collect();
-    let result = match get(v, "result") {
-        Some(Json::Null) => None,
+    let result = match v.at("result") {
+        Some(Val::Null) => None,
         Some(r) => {
-            let end = match get(r, "end") {
-                Some(Json::Str(s)) => s.clone(),
+            let end = match r.at("end") {
+                Some(Val::Text(s)) => s.clone(),
                 _ => return bad("result end"),
             };
-            let w = match get(r, "winner") {
-                Some(Json::Null) => None,
-                Some(Json::Int(w)) => Some(*w as usize),
+            let w = match r.at("winner") {
+                Some(Val::Null) => None,
+                Some(Val::Int(w)) => Some(*w as usize),
                 _ => return bad("result winner"),
             };
-            Some((end, w, read_ints(get(r, "scores"), "result scores")?))
+            Some((end, w, read_ints(r.at("scores"), "result scores")?))
         }
         None => return bad("no result"),
     };
-    let seat = read_int(get(v, "seat"), "seat")?;
-    let starter = read_int(get(v, "starter"), "starter")?;
+    let seat = read_int(v.at("seat"), "seat")?;
+    let starter = read_int(v.at("starter"), "starter")?;
     if seat < 0 || seat as usize >= n || starter < 0 || starter as usize >= n {
         return bad("seat out of the table");
     }
     let _ = cfg;
     Ok(Game {
-        round: read_int(get(v, "round"), "round")?,
-        engine: read_int(get(v, "engine"), "engine")?,
+        round: read_int(v.at("round"), "round")?,
+        engine: read_int(v.at("engine"), "engine")?,
         phase,
         seat: seat as usize,
         starter: starter as usize,
         hands,
-        boneyard: read_tiles(get(v, "boneyard"), "boneyard")?,
+        boneyard: read_tiles(v.at("boneyard"), "boneyard")?,
         trains,
         ends,
         markers,
@@ -482,48 +472,48 @@ fn read_state(v: &Json, cfg: &Config) -> Result<Game, Fail> {
         mex_end,
         drawn,
         first_turns,
-        passes: read_int(get(v, "passes"), "passes")?,
-        scores: read_ints(get(v, "scores"), "scores")?,
-        outs: read_ints(get(v, "outs"), "outs")?,
+        passes: read_int(v.at("passes"), "passes")?,
+        scores: read_ints(v.at("scores"), "scores")?,
+        outs: read_ints(v.at("outs"), "outs")?,
         result,
     })
 }
 
-fn write_state(g: &Game) -> Json {
-    let trains = (0..g.hands.len()).map(|s| obj(vec![
-        ("tiles", Json::Arr(g.trains[s].iter().map(|t| tile_text(*t)).collect())),
-        ("end", Json::Int(g.ends[s])),
-        ("marker", Json::Bool(g.markers[s])),
+fn write_state(g: &Game) -> Val {
+    let trains = (0..g.hands.len()).map(|s| rec(vec![
+        ("tiles", Val::Seq(g.trains[s].iter().map(|t| tile_text(*t)).collect())),
+        ("end", Val::Int(g.ends[s])),
+        ("marker", Val::Bool(g.markers[s])),
     ])).collect();
-    let ints = |v: &Vec<i64>| Json::Arr(v.iter().map(|x| Json::Int(*x)).collect());
+    let ints = |v: &Vec<i64>| Val::Seq(v.iter().map(|x| Val::Int(*x)).collect());
     let result = match &g.result {
-        None => Json::Null,
-        Some((end, w, sc)) => obj(vec![
-            ("end", Json::Str(end.clone())),
-            ("winner", w.map(|w| Json::Int(w as i64)).unwrap_or(Json::Null)),
+        None => Val::Null,
+        Some((end, w, sc)) => rec(vec![
+            ("end", Val::Text(end.clone())),
+            ("winner", w.map(|w| Val::Int(w as i64)).unwrap_or(Val::Null)),
             ("scores", ints(sc)),
         ]),
     };
-    obj(vec![
-        ("round", Json::Int(g.round)),
-        ("engine", Json::Int(g.engine)),
-        ("engine_placed", Json::Bool(true)),
-        ("phase", Json::Str(g.phase.clone())),
-        ("seat", Json::Int(g.seat as i64)),
-        ("starter", Json::Int(g.starter as i64)),
-        ("hands", Json::Arr(g.hands.iter()
-            .map(|h| Json::Arr(h.iter().map(|t| tile_text(*t)).collect())).collect())),
-        ("boneyard", Json::Arr(g.boneyard.iter().map(|t| tile_text(*t)).collect())),
-        ("trains", Json::Arr(trains)),
-        ("mexican", obj(vec![
-            ("tiles", Json::Arr(g.mex.iter().map(|t| tile_text(*t)).collect())),
-            ("end", Json::Int(g.mex_end)),
+    rec(vec![
+        ("round", Val::Int(g.round)),
+        ("engine", Val::Int(g.engine)),
+        ("engine_placed", Val::Bool(true)),
+        ("phase", Val::Text(g.phase.clone())),
+        ("seat", Val::Int(g.seat as i64)),
+        ("starter", Val::Int(g.starter as i64)),
+        ("hands", Val::Seq(g.hands.iter()
+            .map(|h| Val::Seq(h.iter().map(|t| tile_text(*t)).collect())).collect())),
+        ("boneyard", Val::Seq(g.boneyard.iter().map(|t| tile_text(*t)).collect())),
+        ("trains", Val::Seq(trains)),
+        ("mexican", rec(vec![
+            ("tiles", Val::Seq(g.mex.iter().map(|t| tile_text(*t)).collect())),
+            ("end", Val::Int(g.mex_end)),
         ])),
-        ("open_doubles", Json::Arr(vec![])),
-        ("turn_doubles", Json::Arr(vec![])),
-        ("drawn", g.drawn.map(tile_text).unwrap_or(Json::Null)),
-        ("first_turns", Json::Arr(g.first_turns.iter().map(|s| Json::Int(*s as i64)).collect())),
-        ("passes", Json::Int(g.passes)),
+        ("open_doubles", Val::Seq(vec![])),
+        ("turn_doubles", Val::Seq(vec![])),
+        ("drawn", g.drawn.map(tile_text).unwrap_or(Val::Null)),
+        ("first_turns", Val::Seq(g.first_turns.iter().map(|s| Val::Int(*s as i64)).collect())),
+        ("passes", Val::Int(g.passes)),
         ("scores", ints(&g.scores)),
         ("outs", ints(&g.outs)),
         ("result", result),
@@ -712,14 +702,14 @@ fn apply(g: &mut Game, a: Act, cfg: &Config) -> Result<(), (String, &'static str
     Ok(())
 }
 
-fn read_action(v: Option<&Json>) -> Result<Act, Fail> {
+fn read_action(v: Option<&Val>) -> Result<Act, Fail> {
     let v = v.ok_or(Fail::Bad("no action".into()))?;
-    let kind = match get(v, "type") {
-        Some(Json::Str(s)) => s.as_str(),
+    let kind = match v.at("type") {
+        Some(Val::Text(s)) => s.as_str(),
         _ => return bad("action type"),
     };
     let keys: Vec<&str> = match v {
-        Json::Obj(o) => o.iter().map(|(k, _)| k.as_str()).collect(),
+        Val::Rec(o) => o.iter().map(|(k, _)| k.as_str()).collect(),
         _ => return bad("action is not an object"),
     };
     match kind {
@@ -727,10 +717,10 @@ fn read_action(v: Option<&Json>) -> Result<Act, Fail> {
             if keys.iter().any(|k| !["type", "tile", "train"].contains(k)) {
                 return bad("unknown field in a play");
             }
-            let tile = read_tile(get(v, "tile").ok_or(Fail::Bad("no tile".into()))?)?;
-            let train = match get(v, "train") {
-                Some(Json::Str(s)) if s == "mexican" => MEXICAN,
-                Some(Json::Int(n)) if *n >= 0 => *n as usize,
+            let tile = read_tile(v.at("tile").ok_or(Fail::Bad("no tile".into()))?)?;
+            let train = match v.at("train") {
+                Some(Val::Text(s)) if s == "mexican" => MEXICAN,
+                Some(Val::Int(n)) if *n >= 0 => *n as usize,
                 _ => return bad("bad train"),
             };
             Ok(Act::Play(tile, train))
@@ -749,22 +739,22 @@ fn read_action(v: Option<&Json>) -> Result<Act, Fail> {
     }
 }
 
-fn write_action(a: Act) -> Json {
+fn write_action(a: Act) -> Val {
     match a {
-        Act::Play(t, tr) => obj(vec![
-            ("type", Json::Str("play".into())),
+        Act::Play(t, tr) => rec(vec![
+            ("type", Val::Text("play".into())),
             ("tile", tile_text(t)),
-            ("train", if tr == MEXICAN { Json::Str("mexican".into()) } else { Json::Int(tr as i64) }),
+            ("train", if tr == MEXICAN { Val::Text("mexican".into()) } else { Val::Int(tr as i64) }),
         ]),
-        Act::Draw => obj(vec![("type", Json::Str("draw".into()))]),
-        Act::Pass => obj(vec![("type", Json::Str("pass".into()))]),
-        Act::EndChain => obj(vec![("type", Json::Str("end-chain".into()))]),
+        Act::Draw => rec(vec![("type", Val::Text("draw".into()))]),
+        Act::Pass => rec(vec![("type", Val::Text("pass".into()))]),
+        Act::EndChain => rec(vec![("type", Val::Text("end-chain".into()))]),
     }
 }
 
-fn deal(req: &Json, cfg: &Config) -> Result<Game, Fail> {
-    let players = read_int(get(req, "players"), "players")?;
-    let round = read_int(get(req, "round"), "round")?;
+fn deal(req: &Val, cfg: &Config) -> Result<Game, Fail> {
+    let players = read_int(req.at("players"), "players")?;
+    let round = read_int(req.at("round"), "round")?;
     if round < 1 {
         return bad("round must be 1 or more");
     }
@@ -776,7 +766,7 @@ fn deal(req: &Json, cfg: &Config) -> Result<Game, Fail> {
     }
     let n = players as usize;
     let engine = cfg.top + 1 - round; // ENG-1
-    let order = read_tiles(get(req, "order"), "order")?;
+    let order = read_tiles(req.at("order"), "order")?;
     let mut want: Vec<Tile> = Vec::new();
     for a in 0..=cfg.top {
         for b in 0..=a {
@@ -820,7 +810,7 @@ fn deal(req: &Json, cfg: &Config) -> Result<Game, Fail> {
     })
 }
 
-fn hello(cfg: &Config) -> Vec<(&'static str, Json)> {
+fn hello(cfg: &Config) -> Vec<(&'static str, Val)> {
     let name = format!("stevedore-d{}", cfg.top);
     let opts: Vec<(&str, &str)> = vec![
         ("tile_set", if cfg.top == 15 { "double-15" } else { "double-14" }),
@@ -844,17 +834,17 @@ fn hello(cfg: &Config) -> Vec<(&'static str, Json)> {
     ];
     let mut sizes = Vec::new();
     for p in 2..=8 {
-        sizes.push((p.to_string(), Json::Int(hand_size(p).unwrap() as i64)));
+        sizes.push((p.to_string(), Val::Int(hand_size(p).unwrap() as i64)));
     }
     vec![
-        ("protocol", Json::Int(1)),
-        ("name", Json::Str(name.clone())),
-        ("version", Json::Str("1.0".into())),
-        ("rules", obj(vec![
-            ("name", Json::Str(name)),
-            ("options", Json::Obj(opts.into_iter()
-                .map(|(k, v)| (k.to_string(), Json::Str(v.into()))).collect())),
-            ("hand_sizes", Json::Obj(sizes)),
+        ("protocol", Val::Int(1)),
+        ("name", Val::Text(name.clone())),
+        ("version", Val::Text("1.0".into())),
+        ("rules", rec(vec![
+            ("name", Val::Text(name)),
+            ("options", Val::Rec(opts.into_iter()
+                .map(|(k, v)| (k.to_string(), Val::Text(v.into()))).collect())),
+            ("hand_sizes", Val::Rec(sizes)),
         ])),
     ]
 }
@@ -863,45 +853,45 @@ fn is_match_over(g: &Game, cfg: &Config) -> bool {
     g.phase == "over" && g.round >= cfg.top + 1
 }
 
-fn handle(req: &Json, cfg: &Config) -> Result<Vec<(&'static str, Json)>, Fail> {
-    let kind = match get(req, "type") {
-        Some(Json::Str(s)) => s.clone(),
+fn handle(req: &Val, cfg: &Config) -> Result<Vec<(&'static str, Val)>, Fail> {
+    let kind = match req.at("type") {
+        Some(Val::Text(s)) => s.clone(),
         _ => return bad("no request type"),
     };
     match kind.as_str() {
         "hello" => {
-            match get(req, "protocol") {
-                Some(Json::Int(1)) => {}
+            match req.at("protocol") {
+                Some(Val::Int(1)) => {}
                 _ => return Err(Fail::Bad("protocol-version".into())),
             }
             Ok(hello(cfg))
         }
         "deal" => Ok(vec![("state", write_state(&deal(req, cfg)?))]),
         "legal" => {
-            let g = read_state(get(req, "state").ok_or(Fail::Bad("no state".into()))?, cfg)?;
-            Ok(vec![("actions", Json::Arr(legal(&g).into_iter().map(write_action).collect()))])
+            let g = read_state(req.at("state").ok_or(Fail::Bad("no state".into()))?, cfg)?;
+            Ok(vec![("actions", Val::Seq(legal(&g).into_iter().map(write_action).collect()))])
         }
         "apply" => {
-            let mut g = read_state(get(req, "state").ok_or(Fail::Bad("no state".into()))?, cfg)?;
-            let a = read_action(get(req, "action"))?;
+            let mut g = read_state(req.at("state").ok_or(Fail::Bad("no state".into()))?, cfg)?;
+            let a = read_action(req.at("action"))?;
             match apply(&mut g, a, cfg) {
                 Ok(()) => Ok(vec![("state", write_state(&g))]),
-                Err((reason, clause)) => Ok(vec![("refused", obj(vec![
-                    ("reason", Json::Str(reason)),
-                    ("clause", Json::Str(clause.into())),
+                Err((reason, clause)) => Ok(vec![("refused", rec(vec![
+                    ("reason", Val::Text(reason)),
+                    ("clause", Val::Text(clause.into())),
                 ]))]),
             }
         }
         "score" => {
-            let g = read_state(get(req, "state").ok_or(Fail::Bad("no state".into()))?, cfg)?;
-            match get(req, "winner") {
+            let g = read_state(req.at("state").ok_or(Fail::Bad("no state".into()))?, cfg)?;
+            match req.at("winner") {
                 None => {
                     if g.phase != "over" {
                         return bad("score without winner needs a finished round");
                     }
                 }
-                Some(Json::Null) => {}
-                Some(Json::Int(w)) => {
+                Some(Val::Null) => {}
+                Some(Val::Int(w)) => {
                     if *w < 0 || *w as usize >= g.hands.len() || !g.hands[*w as usize].is_empty() {
                         return bad("the winner's hand is not empty");
                     }
@@ -909,20 +899,20 @@ fn handle(req: &Json, cfg: &Config) -> Result<Vec<(&'static str, Json)>, Fail> {
                 _ => return bad("winner"),
             }
             let sc = round_scores(&g, cfg.top);
-            Ok(vec![("scores", Json::Arr(sc.into_iter().map(Json::Int).collect()))])
+            Ok(vec![("scores", Val::Seq(sc.into_iter().map(Val::Int).collect()))])
         }
         "winners" => {
-            let g = read_state(get(req, "state").ok_or(Fail::Bad("no state".into()))?, cfg)?;
+            let g = read_state(req.at("state").ok_or(Fail::Bad("no state".into()))?, cfg)?;
             let mut w = Vec::new();
             if is_match_over(&g, cfg) {
                 let low = *g.scores.iter().min().unwrap();
                 for (s, x) in g.scores.iter().enumerate() {
                     if *x == low {
-                        w.push(Json::Int(s as i64)); // MATCH-2, ties shared
+                        w.push(Val::Int(s as i64)); // MATCH-2, ties shared
                     }
                 }
             }
-            Ok(vec![("winners", Json::Arr(w))])
+            Ok(vec![("winners", Val::Seq(w))])
         }
         "shutdown" => Ok(vec![]),
         other => bad(&format!("unknown request type {}", other)),
@@ -958,11 +948,11 @@ fn main() {
             continue;
         }
         let (id, answer) = match parse(line) {
-            Err(e) => (Json::Null, Err(Fail::Bad(format!("not JSON: {}", e)))),
+            Err(e) => (Val::Null, Err(Fail::Bad(format!("not JSON: {}", e)))),
             Ok(req) => {
-                let id = match get(&req, "id") {
-                    Some(Json::Int(n)) => Json::Int(*n),
-                    _ => Json::Null,
+                let id = match req.at("id") {
+                    Some(Val::Int(n)) => Val::Int(*n),
+                    _ => Val::Null,
                 };
                 (id, handle(&req, &cfg))
             }
@@ -970,9 +960,9 @@ fn main() {
         let is_shutdown = line.contains("\"shutdown\"");
         let out = match answer {
             Ok(fields) => {
-                let mut o = vec![("id".to_string(), id), ("ok".to_string(), Json::Bool(true))];
+                let mut o = vec![("id".to_string(), id), ("ok".to_string(), Val::Bool(true))];
                 o.extend(fields.into_iter().map(|(k, v)| (k.to_string(), v)));
-                Json::Obj(o)
+                Val::Rec(o)
             }
             Err(f) => {
                 let (kind, msg, clause) = match f {
@@ -982,21 +972,19 @@ fn main() {
                     Fail::Setup(m, c) => ("refused-setup", m, Some(c)),
                 };
                 let mut e = vec![
-                    ("kind", Json::Str(kind.into())),
-                    ("message", Json::Str(msg)),
+                    ("kind", Val::Text(kind.into())),
+                    ("message", Val::Text(msg)),
                 ];
                 if let Some(c) = clause {
-                    e.push(("clause", Json::Str(c.into())));
+                    e.push(("clause", Val::Text(c.into())));
                 }
                 if kind == "protocol-version" {
-                    e.push(("supported", Json::Arr(vec![Json::Int(1)])));
+                    e.push(("supported", Val::Seq(vec![Val::Int(1)])));
                 }
-                obj(vec![("id", id), ("ok", Json::Bool(false)), ("error", obj(e))])
+                rec(vec![("id", id), ("ok", Val::Bool(false)), ("error", rec(e))])
             }
         };
-        let mut s = String::new();
-        write(&out, &mut s);
-        s.push('\n');
+        let s = format!("{}\n", out);
         if stdout.write_all(s.as_bytes()).is_err() || stdout.flush().is_err() {
             break;
         }
