@@ -223,7 +223,7 @@ def watch(token: str = "") -> None:
             elif line.startswith(b"-"):
                 groups.discard(group)
                 reapers.discard(group)
-    _await(reapers, REAPER_WAIT)
+    _await(reapers, REAPER_WAIT)  # each told by a SIGTERM to kill all now
     for group in groups:
         with contextlib.suppress(OSError):
             os.killpg(group, signal.SIGKILL)
@@ -235,12 +235,14 @@ def watch(token: str = "") -> None:
 
 REAPER_WAIT = 5.0
 """Seconds the reapers have, all together, to kill what their programs left before the
-groups are killed (a reaper killed first hands its adopted processes on to init)."""
+groups are killed (a reaper killed first hands its adopted processes on to init). A
+harness still alive (a pool worker that ended with its engines running) waits for this
+watchdog: each reaper is told at once (SIGTERM), not left to find its harness gone."""
 
 
 def _await(leaders: set[int], wait: float) -> None:
-    """Until each of `leaders` has ended (a pidfd wakes at its exit), `wait` seconds at
-    most in all; at once where there are no pidfds."""
+    """SIGTERM each of `leaders` (reapers), then wait until each has ended (a pidfd wakes
+    at its exit), `wait` seconds at most in all; at once where there are no pidfds."""
     opener = getattr(os, "pidfd_open", None)
     if opener is None or not leaders:
         return
@@ -251,6 +253,7 @@ def _await(leaders: set[int], wait: float) -> None:
             fd = opener(pid)
             fds.append(fd)
             poller.register(fd, select.POLLIN)
+            signal.pidfd_send_signal(fd, signal.SIGTERM)  # (a pidfd: never another's)
     deadline = time.monotonic() + wait
     try:
         left = len(fds)

@@ -11,11 +11,21 @@ import subprocess
 import sys
 import textwrap
 from pathlib import Path
+from typing import Any
 
 import pytest
 from procwatch import BOUND, hung, recorded, survivors
 
 from mtrain.cli import main
+from mtrain.conformance import fuzz as F
+from mtrain.conformance.adapter import ReferenceImplementation
+from mtrain.conformance.fuzz.judge import compare_legal
+from mtrain.conformance.identify import Watched
+from mtrain.conformance.process import ProtocolViolation
+from mtrain.reference import codec
+from mtrain.reference.deal import deal
+from mtrain.reference.engine import legal_actions
+from mtrain.spec.catalog import catalog
 
 HERE = Path(__file__).resolve().parent
 FIXTURES = HERE / "data" / "fixtures"
@@ -199,3 +209,33 @@ def test_a_legal_answer_naming_a_train_the_table_has_not_is_a_broken_answer(
     assert result["message"].endswith(
         f'names train {train}, which the table has not: its trains are 0 to 1 and '
         '"mexican"'), result["message"]
+
+
+def test_fuzz_judges_a_play_on_a_train_the_table_has_not_a_broken_answer() -> None:
+    ctx = F.context("pagat")
+    st = deal(ctx.rules, 4, 1, seed=1)  # four seats: trains 0 to 3 and the Mexican Train
+    legal = legal_actions(st)
+    got = [codec.action_to_json(st, a) for a in legal]
+    tile = got[0].get("tile", "0-0")
+    found = compare_legal(ctx, st, legal, [*got, {"type": "play", "tile": tile, "train": 7}],
+                          None)
+    assert [d.signature for d in found] == [
+        "legal answer: protocol.schema.json#/$defs/legal_answer"], found
+    assert "names train 7, which the table has not: its trains are 0 to 3 and " \
+        '"mexican"' in found[0].messages[0], found[0].messages
+
+
+class OffTable(ReferenceImplementation):
+    def legal(self, ruleset: Any, state: Any) -> list[Any]:
+        tile = state["hands"][state["seat"]][0]
+        return [*super().legal(ruleset, state), {"type": "play", "tile": tile, "train": 9}]
+
+
+def test_identify_reads_no_rule_in_a_play_on_a_train_the_table_has_not() -> None:
+    rj = {"name": "pagat", "options": dict(catalog().ruleset("pagat").choices)}
+    order = [f"{a}-{b}" for a in range(12, -1, -1) for b in range(a, -1, -1)]
+    state = ReferenceImplementation().deal(rj, 4, 1, order)
+    watched = Watched(OffTable())
+    with pytest.raises(ProtocolViolation, match="names train 9, which the table has not"):
+        watched.legal(rj, state)
+    assert watched.failed  # counted as a request that failed, not read as evidence
