@@ -86,6 +86,7 @@ def kill_all_at_once() -> None:
         procs = tuple(_LIVE)
     for proc in procs:
         if proc.reaped_by_parent():  # its reaper kills the group and what left it
+            proc.forget_control()
             continue
         with contextlib.suppress(OSError):
             os.killpg(proc.popen.pid, signal.SIGKILL)

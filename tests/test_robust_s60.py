@@ -117,6 +117,7 @@ def test_fuzz_leaves_nothing_an_engine_started_under_env_i(
 
 
 @linux
+@pytest.mark.slow  # identify's plan, and an engine started again and again: ~13 s of wall
 def test_identify_leaves_nothing_an_engine_started_under_env_i(
         tmp_path: Path, pids: Path, capsys: pytest.CaptureFixture[str]) -> None:
     # each engine exits at its second request: identify gives up after a few starts
