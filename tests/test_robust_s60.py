@@ -240,3 +240,22 @@ def test_identify_reads_no_rule_in_a_play_on_a_train_the_table_has_not() -> None
     with pytest.raises(ProtocolViolation, match="names train 9, which the table has not"):
         watched.legal(rj, state)
     assert watched.failed  # counted as a request that failed, not read as evidence
+
+
+# --- 3. bad inputs of one's own --------------------------------------------------------
+
+
+def test_a_rule_set_file_of_thousands_of_rows_is_refused_at_once(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # a hand-size table of 10,999 rows: each row past 20 players was told on its own
+    # line, by each of the several loads of the file (200,000 rows took minutes)
+    rows = "".join(f"    {n}: 1\n" for n in range(2, 11001))
+    path = tmp_path / "rows.yaml"
+    path.write_text(f"name: rows\nbase: pagat\noptions:\n  hand_sizes:\n{rows}")
+    assert main(["rules", str(path)]) == 2
+    err = capsys.readouterr().err
+    # 11,004 values: the file's mapping, name, base, options, hand_sizes, 10,999 rows;
+    # the first 10,000 end with row 9,995 (line 4 + 9,995): the next is on line 10,000
+    assert err.strip() == (
+        f"mtrain rules: {path}:10000: a rule-set file holds at most 10,000 values (a rule "
+        "set needs some forty); this one holds 11,004: the first past that is here"), err
