@@ -478,10 +478,14 @@ def state_problems(ruleset: JSON | Rules, state: Any, *, dealt: bool = False,
     return out
 
 
-def actions_problems(actions: Any) -> list[Problem]:
+def actions_problems(actions: Any, trains: tuple[int, bool] | None = None) -> list[Problem]:
+    """A legal answer: each an action once; with `trains` (of the table asked about:
+    `table_trains`), each play on one of them (a play on train 7 at a table of four is no
+    action at all: told as a broken answer, not as a play the rules refuse)."""
     if type(actions) is list and all(map(action_valid, actions)):
-        return _twice("actions", "legal_answer", list(map(action_key, actions)),
-                      lambda i: _short(json.dumps(actions[i]), 80))
+        return _off_the_table(actions, trains) or _twice(
+            "actions", "legal_answer", list(map(action_key, actions)),
+            lambda i: _short(json.dumps(actions[i]), 80))
     if type(actions) is not list:
         return [Problem("schema", "actions [protocol.schema.json#/$defs/legal_answer]",
                         f"a list of actions, not {type(actions).__name__}")]
@@ -490,6 +494,36 @@ def actions_problems(actions: Any) -> list[Problem]:
         if not action_valid(a):
             out += schema_problems("action", a, f"actions/{i}/")
     return out[:3]
+
+
+def table_trains(state: Any) -> tuple[int, bool] | None:
+    """The trains of `state`'s table (TRAIN-1): how many personal ones (seats 0 up), and
+    whether it has a Mexican Train; None for a state that does not say."""
+    if not isinstance(state, dict) or type(state.get("trains")) is not list:
+        return None
+    return len(state["trains"]), isinstance(state.get("mexican"), dict)
+
+
+def trains_said(trains: tuple[int, bool]) -> str:
+    """The trains of a table, as an error names them: `0 to 3 and "mexican"`."""
+    seats, mexican = trains
+    personal = {0: "none", 1: "0"}.get(seats, f"0 to {seats - 1}")
+    return personal + (' and "mexican"' if mexican else ' (no "mexican")')
+
+
+def _off_the_table(actions: list[JSON], trains: tuple[int, bool] | None) -> list[Problem]:
+    """The first play of `actions` on a train not among `trains`."""
+    if trains is None:
+        return []
+    for i, action in enumerate(actions):
+        train = action.get("train")  # (a valid action's: a seat number or "mexican")
+        if train is None or (trains[1] if train == "mexican" else train < trains[0]):
+            continue
+        return [Problem("schema", f"actions/{i}/train [protocol.schema.json#/$defs/"
+                        "legal_answer]", f"{_short(json.dumps(action), 80)} names train "
+                        f"{json.dumps(train)}, which the table has not: its trains are "
+                        f"{trains_said(trains)}")]
+    return []
 
 
 def action_key(action: JSON) -> tuple[Any, ...]:
@@ -621,7 +655,7 @@ class CheckedImplementation:
 
     def legal(self, ruleset: JSON, state: JSON) -> list[JSON]:
         actions = self.inner.legal(ruleset, state)
-        return _passed("legal", actions, actions_problems(actions))
+        return _passed("legal", actions, actions_problems(actions, table_trains(state)))
 
     def apply(self, ruleset: JSON, state: JSON, action: JSON) -> JSON:
         new = self.inner.apply(ruleset, state, action)

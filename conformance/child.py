@@ -15,6 +15,7 @@ import os
 import queue
 import select
 import signal
+import socket
 import subprocess
 import sys
 import threading
@@ -39,6 +40,14 @@ class Interrupted(KeyboardInterrupt):
     def __init__(self, signum: int) -> None:
         super().__init__(signal.Signals(signum).name)
         self.signum = signum
+
+
+REAPER = os.path.join(os.path.dirname(os.path.abspath(__file__)), "reaper.py")
+REAPS = sys.platform.startswith("linux") and bool(sys.executable) \
+    and hasattr(os, "pidfd_open") and os.path.isfile(REAPER)
+"""Whether programs are started under a reaper (reaper.py), which needs Linux's
+subreapers and pidfds; elsewhere a descendant that leaves the program's group and
+environment may outlive the run (docs/protocol.md)."""
 
 
 # --- every process the harness started ------------------------------------------------
@@ -76,6 +85,9 @@ def kill_all_at_once() -> None:
     except RuntimeError:  # changed by another thread while copied: copy once more
         procs = tuple(_LIVE)
     for proc in procs:
+        if proc.reaped_by_parent():  # its reaper kills the group and what left it
+            proc.forget_control()
+            continue
         with contextlib.suppress(OSError):
             os.killpg(proc.popen.pid, signal.SIGKILL)
 
@@ -87,6 +99,8 @@ def _forget_after_fork() -> None:
     traceback, or a worker killed 5 s later); a Ctrl-C is its parent's (quiet_worker)."""
     global _LIVE_LOCK, _RUNNING, _HOLDING
     _LIVE_LOCK = threading.Lock()
+    for proc in _LIVE:  # its reaper still sees the parent's end of `control` close
+        proc.forget_control()
     _LIVE.clear()
     _RUNNING = 0
     _HOLDING = False
@@ -232,12 +246,11 @@ class ChildProcess:
         with interrupts_held(), _LIVE_LOCK:
             if os.name == "posix":  # what it starts is found by this, whatever its group
                 env = watchdog.tagged(env)
-            self.popen = subprocess.Popen(
-                list(argv), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                stderr=subprocess.PIPE, env=env, cwd=cwd, **kwargs)
+            self._control = -1  # the harness's end of its reaper's socket (none: -1)
+            self.popen = self._start(list(argv), env, cwd, kwargs)
             _LIVE.add(self)
             if os.name == "posix":  # killed by the watchdog if the harness is killed outright
-                watchdog.guard(self.popen.pid)
+                watchdog.guard(self.popen.pid, reaper=self._control >= 0)
             assert self.popen.stdout is not None and self.popen.stdin is not None
             self._out = self.popen.stdout.fileno()
             self._in = self.popen.stdin.fileno()
@@ -252,6 +265,50 @@ class ChildProcess:
             self._writing = threading.Lock()
             self._pipes = _pipe_names(self._out, self._in, self.popen.stderr)
             self.stderr = StderrRing(self.popen.stderr)
+
+    def _start(self, argv: list[str], env: dict[str, str] | None, cwd: str | None,
+               kwargs: dict[str, Any]) -> subprocess.Popen[bytes]:
+        """Start the program, under a reaper where the system has subreapers (reaper.py:
+        what its descendants leave, even out of its group and under `env -i`, is killed
+        with it); elsewhere directly, where such a descendant may outlive the run."""
+        pipes = dict(stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                     env=env, cwd=cwd, **kwargs)
+        if not REAPS:
+            return subprocess.Popen(argv, **pipes)
+        ours, theirs = socket.socketpair()
+        try:
+            popen = subprocess.Popen([sys.executable, "-I", "-S", REAPER, str(theirs.fileno()),
+                                      *argv], pass_fds=(theirs.fileno(),), **pipes)
+        finally:
+            theirs.close()
+        said = b""
+        try:
+            while b"\n" not in said and (chunk := ours.recv(64)):
+                said += chunk
+        except OSError:
+            said = b""
+        if said.startswith(b"run"):
+            self._control = ours.detach()
+            return popen
+        ours.close()
+        if said.startswith(b"errno "):  # as starting it directly raises (Popen's error)
+            popen.wait()
+            code = int(said.split()[1])
+            raise OSError(code, os.strerror(code), argv[0])
+        return popen  # it is the program itself: no subreaper here
+
+    def reaped_by_parent(self) -> bool:
+        """Whether a reaper is the program's parent (closing `control` ends them all)."""
+        return self._control >= 0
+
+    def forget_control(self) -> None:
+        """Close this process's end of the reaper's socket: the reaper then kills the
+        program and every descendant, and exits as the program did (in a forked child,
+        the parent's end stays open)."""
+        fd, self._control = self._control, -1
+        if fd >= 0:
+            with contextlib.suppress(OSError):
+                os.close(fd)
 
     def send(self, data: bytes) -> None:
         """Write `data` whole; OSError (a broken pipe) or ValueError (closed here) if the
@@ -413,6 +470,9 @@ class ChildProcess:
         has exited: its children live on), reap it, and let go of the pipes."""
         if not self.killed:
             self.killed = True
+            if self.reaped_by_parent():  # the reaper kills all, reaps them and exits
+                self.forget_control()
+                self.exit_code(KILL_WAIT)
             try:
                 if os.name == "posix":
                     # Until the leader is reaped (just below) its id, which is the group's,

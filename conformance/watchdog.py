@@ -16,10 +16,11 @@ with `MTRAIN_HARNESS=<token>` (`tagged`), a token of this watchdog's own, which 
 process it starts inherits; at its end the watchdog kills, in rounds until none is left,
 each process whose environment holds the token (as /proc/PID/environ shows it: the one
 it was started with). Why not its parent chain: an engine that exits on its stdin's end
-leaves its children to init before they can be found through it. Why not a subreaper
-(PR_SET_CHILD_SUBREAPER): only the harness is the engines' ancestor, and a harness
-killed outright hands its orphans on to init all the same. Out of reach still: a process
-started with an environment of its own making (`env -i`), or another user's.
+leaves its children to init before they can be found through it. What drops the token
+(`env -i`) is its reaper's (reaper.py, on Linux: a subreaper that is the engine's parent
+and ends with the harness): the watchdog gives the reapers their time before it kills
+their groups. Out of reach still, where there are no subreapers: a process started with
+an environment of its own making; anywhere: another user's.
 
 Run as a script (`python -I -S watchdog.py`), it is the watchdog: it imports nothing of
 the project. Where the system cannot start it (no posix_spawn), engines are killed as
@@ -33,6 +34,7 @@ import select
 import signal
 import sys
 import threading
+import time
 
 _lock = threading.Lock()
 _pid = 0  # the watchdog's, in this process (0: none started here)
@@ -56,12 +58,14 @@ def tagged(env: dict[str, str] | None) -> dict[str, str] | None:
         return {**(os.environ if env is None else env), ENV: _token}
 
 
-def guard(group: int) -> None:
-    """Have the watchdog kill `group` if the harness dies before it says `release`."""
+def guard(group: int, reaper: bool = False) -> None:
+    """Have the watchdog kill `group` if the harness dies before it says `release`; with
+    `reaper`, the group's leader is a reaper (reaper.py), which kills what the program
+    left when the harness is gone: the watchdog waits for it to end first."""
     with _lock:
         if _fd < 0 and not _start():
             return
-        _tell(b"+%d\n" % group)
+        _tell(b"%s%d\n" % (b"~" if reaper else b"+", group))
 
 
 def release(group: int) -> None:
@@ -208,13 +212,18 @@ def watch(token: str = "") -> None:
         if sig is not None:
             signal.signal(sig, signal.SIG_IGN)
     groups: set[int] = set()
+    reapers: set[int] = set()
     for line in sys.stdin.buffer:
         with contextlib.suppress(ValueError):
             group = int(line[1:])
-            if line.startswith(b"+"):
+            if line.startswith((b"+", b"~")):
                 groups.add(group)
+                if line.startswith(b"~"):
+                    reapers.add(group)
             elif line.startswith(b"-"):
                 groups.discard(group)
+                reapers.discard(group)
+    _await(reapers, REAPER_WAIT)  # each told by a SIGTERM to kill all now
     for group in groups:
         with contextlib.suppress(OSError):
             os.killpg(group, signal.SIGKILL)
@@ -222,6 +231,39 @@ def watch(token: str = "") -> None:
     for _ in range(SWEEPS if token else 0):
         if not _kill_carrying(token, killed):
             break
+
+
+REAPER_WAIT = 5.0
+"""Seconds the reapers have, all together, to kill what their programs left before the
+groups are killed (a reaper killed first hands its adopted processes on to init). A
+harness still alive (a pool worker that ended with its engines running) waits for this
+watchdog: each reaper is told at once (SIGTERM), not left to find its harness gone."""
+
+
+def _await(leaders: set[int], wait: float) -> None:
+    """SIGTERM each of `leaders` (reapers), then wait until each has ended (a pidfd wakes
+    at its exit), `wait` seconds at most in all; at once where there are no pidfds."""
+    opener = getattr(os, "pidfd_open", None)
+    if opener is None or not leaders:
+        return
+    poller = select.poll()
+    fds = []
+    for pid in leaders:
+        with contextlib.suppress(OSError):
+            fd = opener(pid)
+            fds.append(fd)
+            poller.register(fd, select.POLLIN)
+            signal.pidfd_send_signal(fd, signal.SIGTERM)  # (a pidfd: never another's)
+    deadline = time.monotonic() + wait
+    try:
+        left = len(fds)
+        while left and time.monotonic() < deadline:
+            for fd, _ in poller.poll(max(1, int((deadline - time.monotonic()) * 1000))):
+                poller.unregister(fd)
+                left -= 1
+    finally:
+        for fd in fds:
+            os.close(fd)
 
 
 def _kill_carrying(token: str, killed: set[int]) -> int:

@@ -15,6 +15,12 @@ from mtrain.spec.errors import shown, written_otherwise
 from mtrain.spec.yamlload import Document, SpecError
 from mtrain.spec.yamlschema import schema, validate
 
+MAX_VALUES = 10_000
+"""The most values (mappings, lists and scalars) a rule-set file may hold: the largest
+known holds 33; one of 200,000 (a hand-size table of 200,000 rows, 2.4 MB) was told what
+is wrong with each row, and took minutes. Below the bound every problem is still counted
+(a file of 3,000 stray options says 100 and counts the rest)."""
+
 
 def shape_errors(doc: Document, options: Mapping[str, Option], variants: Mapping[str, Any],
                  overlays: Mapping[str, Any], examples: Callable[[], Mapping[str, Any]]
@@ -22,6 +28,10 @@ def shape_errors(doc: Document, options: Mapping[str, Option], variants: Mapping
     """Each error of `doc`'s shape at its line, given the catalog's `options`, the shipped
     `variants` and `overlays` and (asked only where a name is none of those) the rule-set
     files of spec/data/rulesets/ `examples`."""
+    if len(doc.lines) > MAX_VALUES:  # each told at its line, thrice over, took minutes
+        raise doc.error(list(doc.lines)[MAX_VALUES], f"a rule-set file holds at most "
+                        f"{MAX_VALUES:,} values (a rule set needs some forty); this one holds "
+                        f"{len(doc.lines):,}: the first past that is here")
     if isinstance(doc.data, list) and doc.data and isinstance(doc.data[0], dict) \
             and "id" in doc.data[0]:  # the schema: "expected a mapping, got a list"
         raise doc.error((), "a fixture file (a list of fixtures), not a rule-set file (a "

@@ -32,9 +32,16 @@ posix = pytest.mark.skipif(not Path("/proc/self/environ").exists(),
 # starts kills that worker outright (as the OOM killer would), the worker's task with it.
 KILLER = textwrap.dedent("""
     import os, signal, sys
+
+    def parent_of(pid):
+        with open(f"/proc/{pid}/stat") as f:
+            return int(f.read().rsplit(")", 1)[1].split()[1])
+
     parent = os.getppid()
-    with open(f"/proc/{parent}/stat") as f:
-        grandparent = int(f.read().rsplit(")", 1)[1].split()[1])
+    with open(f"/proc/{parent}/cmdline", "rb") as f:
+        if b"reaper.py" in f.read():  # started under a reaper (child.py): the one above it
+            parent = parent_of(parent)
+    grandparent = parent_of(parent)
     if str(grandparent) != os.environ["SPARE_UNDER"]:  # a pool's worker
         with open(os.environ["PIDS"], "a") as f:
             f.write(f"{parent}\\n")

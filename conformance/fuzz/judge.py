@@ -341,7 +341,7 @@ def compare_legal(ctx: Context, st: State, want: Sequence[Action], got: Any,
     if error is not None:
         sig, message = failure("legal", error)
         return [Disagreement(sig, (message,), expect, (), clauses)]
-    problems = actions_problems(got)
+    problems = actions_problems(got, (st.players, True))  # TRAIN-1: one Mexican Train
     if problems:
         sig, messages = _problems("legal answer", problems)
         return [Disagreement(sig, messages, expect, (), clauses)]

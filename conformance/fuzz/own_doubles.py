@@ -56,7 +56,8 @@ def legal_cut(ctx: Context, st: State, legal: Sequence[Action], got: Any,
     its legal actions `legal`) judged as conform judges an entry under a doubles rule of
     one's own (the module docstring); None where no such cut is made (no such rule, no
     double offered, an answer that is no list of actions): judged as written."""
-    if OPTION not in ctx.unknown or type(got) is not list or actions_problems(got):
+    if OPTION not in ctx.unknown or type(got) is not list or actions_problems(
+            got, (st.players, True)):
         return None
     texts = tuple(sorted(action_text(codec.action_to_json(st, a)) for a in legal))
     if not any(map(double_play, texts)):

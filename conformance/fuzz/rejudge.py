@@ -99,7 +99,8 @@ class Judge:
             except Exception as e:
                 error = e
             if own:  # a release (draw rule) alone, or bracketed rules: judged as conform cuts it
-                if error is not None or not isinstance(got, list) or actions_problems(got):
+                if error is not None or not isinstance(got, list) or actions_problems(
+                        got, (st.players, True)):
                     return None
                 return own_release.legal_cut(ctx, st, legal, got, own)
             # a double its doubles rule of one's own leaves out set aside, as in play

@@ -10,6 +10,7 @@ from mtrain.conformance.answers import (
     Problem,
     action_key,
     actions_problems,
+    table_trains,
     winners_problems,
 )
 from mtrain.conformance.process import (
@@ -140,7 +141,7 @@ class Watched:
         actions = self._call("legal", ruleset, state)
         # each action once by what it means (answers.action_key: "5-12" is "12-5"), as
         # the schema check that found the breach counts them
-        return self._schema_kept("legal", actions, actions_problems(actions),
+        return self._schema_kept("legal", actions, actions_problems(actions, table_trains(state)),
                                  lambda: _each_once(actions))
 
     def apply(self, ruleset: Any, state: Any, action: Any) -> Any:

@@ -1,0 +1,206 @@
+"""The engine's parent on Linux: a subreaper (PR_SET_CHILD_SUBREAPER) that starts the engine,
+adopts whatever the engine's descendants leave orphaned (a daemon that forked twice, a
+`setsid` child, one started under `env -i`, which no token in its environment finds), and
+kills and reaps every descendant when the engine ends, when the harness says so, or when
+the harness is gone however it ended. Then it exits as the engine did (its code, or its
+signal), so that the harness reads the engine's end from it.
+
+The harness starts `python -I -S reaper.py FD ARGV...` with FD one end of a socket pair
+(child.py): on it the reaper says `run` (it holds the engine, and kills its descendants on
+the end of FD) or `errno N` (the engine could not be started: the error the harness
+raises, as starting it directly would have); it says nothing, its end closed, where it
+became the engine itself (no subreaper here: the engine runs as if started directly).
+The harness closes its end to have everything killed; a harness killed outright closes
+it too.
+
+Run as a script, it imports nothing of the project (like watchdog.py), and as little of
+Python's own as it can: it starts with every engine."""
+
+from __future__ import annotations
+
+# CPython's C module: `signal` adds its enums, which cost each engine's start 6 ms of CPU
+# (and no contextlib, for 5 ms more)
+import _signal as signal  # type: ignore[import-not-found]
+import os
+import select
+import sys
+
+PR_SET_CHILD_SUBREAPER = 36
+ROUNDS = 500
+"""Rounds of the final sweep at most (each kills what it finds and waits 10 ms for what
+they started meanwhile): a round that finds nothing ends it."""
+
+
+def _subreaper() -> bool:
+    """Become a subreaper; False where the system has none (not Linux, no ctypes)."""
+    if not sys.platform.startswith("linux"):
+        return False
+    try:
+        import ctypes
+
+        done: int = ctypes.CDLL(None, use_errno=True).prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
+        return done == 0
+    except (ImportError, OSError, AttributeError):
+        return False
+
+
+def _descendants() -> set[int]:
+    """Every process below this one (from each process's parent in /proc/PID/stat)."""
+    children: dict[int, list[int]] = {}
+    try:
+        names = os.listdir("/proc")
+    except OSError:
+        names = []
+    for name in names:
+        if not name.isdigit():
+            continue
+        try:
+            with open(f"/proc/{name}/stat", "rb") as f:
+                stat = f.read()
+        except OSError:  # gone meanwhile
+            continue
+        fields = stat.rsplit(b")", 1)[-1].split()
+        if len(fields) > 1 and fields[0] not in (b"Z", b"X"):
+            children.setdefault(int(fields[1]), []).append(int(name))
+    found: set[int] = set()
+    todo = [os.getpid()]
+    while todo:
+        for pid in children.get(todo.pop(), ()):
+            if pid not in found:
+                found.add(pid)
+                todo.append(pid)
+    return found
+
+
+def _has_children() -> bool:
+    """Whether any child is left, ended or not (looked at without reaping)."""
+    try:
+        os.waitid(os.P_ALL, 0, os.WEXITED | os.WNOHANG | os.WNOWAIT)
+    except ChildProcessError:
+        return False
+    return True
+
+
+def _reap_all() -> dict[int, int]:
+    """Reap every child that has ended, without waiting: {pid: wait status}."""
+    ended: dict[int, int] = {}
+    while True:
+        try:
+            pid, status = os.waitpid(-1, os.WNOHANG)
+        except ChildProcessError:
+            return ended
+        if pid == 0:
+            return ended
+        ended[pid] = status
+
+
+def _sweep(statuses: dict[int, int]) -> None:
+    """SIGKILL every descendant, in rounds until no child is left (a process killed may
+    have forked a moment before: its child is the next round's), reaping them all."""
+    for _ in range(ROUNDS):
+        statuses.update(_reap_all())
+        if not _has_children():  # every descendant has a child of this one above it
+            return
+        for pid in _descendants():
+            _kill(pid)
+        statuses.update(_reap_all())
+        if _has_children():  # killed, not yet ended: a moment for them to end
+            select.select([], [], [], 0.01)
+
+
+def _kill(pid: int, sig: int = signal.SIGKILL) -> bool:
+    try:
+        os.kill(pid, sig)
+    except OSError:  # gone already
+        return False
+    return True
+
+
+def _exit_as(status: int) -> None:
+    """End as the engine ended: its exit code, or the signal that killed it."""
+    if os.WIFSIGNALED(status):
+        sig = os.WTERMSIG(status)
+        if sig not in (signal.SIGKILL, signal.SIGSTOP):  # (whose handler cannot be set)
+            signal.signal(sig, signal.SIG_DFL)
+        _kill(os.getpid(), sig)
+        os._exit(128 + sig)
+    os._exit(os.WEXITSTATUS(status) if os.WIFEXITED(status) else 1)
+
+
+def _say(fd: int, text: str) -> bool:
+    try:
+        os.write(fd, text.encode() + b"\n")
+    except OSError:  # the harness is gone: its end says so too
+        return False
+    return True
+
+
+def main(argv: list[str]) -> None:
+    control, argv = int(argv[0]), argv[1:]
+    os.set_inheritable(control, False)  # the engine does not hold it
+    opener = getattr(os, "pidfd_open", None)
+    if opener is None or not _subreaper():
+        _exec(argv, control)  # its end, closed by the exec, says so
+    for sig in (signal.SIGINT, signal.SIGHUP, signal.SIGPIPE):
+        signal.signal(sig, signal.SIG_IGN)  # the harness's to send, through `control`
+    signal.signal(signal.SIGTERM, _noted)  # the watchdog's: kill all now (`_hold`)
+    failed, told = os.pipe()  # an exec's failure, said by the child; closed by its exec
+    engine = os.fork()
+    if engine == 0:
+        os.close(failed)
+        for sig in (signal.SIGINT, signal.SIGHUP, signal.SIGTERM, signal.SIGPIPE):
+            signal.signal(sig, signal.SIG_DFL)
+        _exec(argv, told)
+    os.close(told)
+    error = b""
+    while chunk := os.read(failed, 64):
+        error += chunk
+    os.close(failed)
+    null = os.open(os.devnull, os.O_RDWR)
+    for fd in (0, 1, 2):  # the pipes are the engine's alone: their ends say its end
+        os.dup2(null, fd)
+    os.close(null)
+    if error:
+        _say(control, error.decode())
+        os.waitpid(engine, 0)
+        _sweep({})
+        os._exit(127)
+    _say(control, "run")
+    _hold(engine, os.pidfd_open(engine), control)
+
+
+def _noted(signum: int, frame: object) -> None:
+    """A SIGTERM's handler: it is read from the wakeup pipe (`_hold`)."""
+
+
+def _hold(engine: int, exited: int, control: int) -> None:
+    """Until the engine ends, the harness's end of `control` closes, or a SIGTERM comes
+    (the watchdog's, whose harness left its engines running: a worker that ended without
+    closing them); then the sweep."""
+    woken, wake = os.pipe()
+    os.set_blocking(wake, False)
+    signal.set_wakeup_fd(wake)
+    poller = select.poll()
+    for fd in (exited, control, woken):
+        poller.register(fd, select.POLLIN)
+    statuses: dict[int, int] = {}
+    while engine not in statuses:
+        events = dict(poller.poll())
+        told = control in events or woken in events
+        if told and _kill(engine):  # (a zombie's kill succeeds too)
+            statuses[engine] = os.waitpid(engine, 0)[1]
+        statuses.update(_reap_all())
+    _sweep(statuses)
+    _exit_as(statuses[engine])
+
+
+def _exec(argv: list[str], told: int) -> None:
+    try:
+        os.execvp(argv[0], argv)
+    except OSError as e:
+        _say(told, f"errno {e.errno}")
+    os._exit(127)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
