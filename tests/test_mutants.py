@@ -2101,6 +2101,23 @@ OUTSIDE_KILLED_BY: dict[str, str] = {
     "mut30-any-open-mexican-double-first": "doubles-050",
     "mut30-marker-frees-own-train-first": "first-022",
     "mut30-single-round-blocked-no-winner": "singletie-001",
+    # the thirty-first reading (thirty_first_reading.py)
+    "mut31-published-table-by-trains": "deal-019",
+    "mut31-own-train-first-off-under-chain": "first-022",
+    "mut31-own-train-first-marked-trains-open": "ownfirst-001",
+    "mut31-own-train-first-lapses-when-dry": "end-030",
+    "mut31-own-train-first-covers-released": "mut31-ownfirst-001",
+    "mut31-chain-anywhere-cover-before-own-train": "mut31-chaincover-001",
+    "mut31-own-train-started-by-marker": "first-030",
+    "mut31-own-train-started-starter-exempt": "first-033",
+    "mut31-own-train-started-blocks-mexican-cover": "mut31-mexcover-001",
+    "mut31-starter-only-drawn-tile-opens-mexican": "first13-001",
+    "mut31-oldest-first-drawn-covers-any": "doubles-053",
+    "mut31-any-open-drawn-covers-oldest": "mut31-drawn-001",
+    "mut31-chain-anywhere-covers-oldest": "mut31-chaincover-002",
+    "mut31-ordinary-only-with-follow-anywhere": "doubles-ordinary-001",
+    "mut31-until-playable-over-first-turn": "mut31-firstdraw-001",
+    "mut31-no-double-end-chain-ends-at-will": "first-040",
 }
 
 
@@ -2196,6 +2213,7 @@ def test_every_mutant_has_a_witness() -> None:
     from mtrain.conformance.mutants.third_reading import THIRD_READING
     from mtrain.conformance.mutants.thirteenth_reading import THIRTEENTH_READING
     from mtrain.conformance.mutants.thirtieth_reading import THIRTIETH_READING
+    from mtrain.conformance.mutants.thirty_first_reading import THIRTY_FIRST_READING
     from mtrain.conformance.mutants.twelfth_reading import TWELFTH_READING
     from mtrain.conformance.mutants.twentieth_reading import TWENTIETH_READING
     from mtrain.conformance.mutants.twenty_eighth_reading import TWENTY_EIGHTH_READING
@@ -2233,7 +2251,8 @@ def test_every_mutant_has_a_witness() -> None:
                                                         *TWENTY_SEVENTH_READING,
                                                         *TWENTY_EIGHTH_READING,
                                                         *TWENTY_NINTH_READING,
-                                                        *THIRTIETH_READING)}
+                                                        *THIRTIETH_READING,
+                                                        *THIRTY_FIRST_READING)}
     assert set(KILLED_BY).isdisjoint(OUTSIDE_KILLED_BY)
     assert set(KILLED_BY.values()) <= set(BY_ID)
     assert set(OUTSIDE_KILLED_BY.values()) <= set(_corpus_by_id())
