@@ -136,15 +136,22 @@ def play_step(session: Session, ctx: Context, pos: Position, res: GameResult,
         pass
     elif own_legal and error is None and answer:  # its own rules decide: play what both
         # allow (an empty list is no move under any rules, judged below)
-        res.not_judged(own_legal)
-        if not actions_problems(answer):
+        if actions_problems(answer):  # broken, whatever its rules: judged
+            res.record(compare_legal(ctx, st, legal, answer, None), pos.probe("legal"),
+                       round_no, step, n)
+        else:
             listed = {action_text(a) for a in answer}
-            if not same_actions(action_keys(st, legal), answer):
-                res.differs(ctx, own_legal)
-                # but for what a release of its own decides, judged (conform's cut)
-                found = own_release.legal_cut(ctx, st, legal, answer, own_legal)
-                if found:
-                    res.record(found, pos.probe("legal"), round_no, step, n)
+            # judged but for what a release (or a bracketed rule, a dry draw) of its own
+            # decides, as conform cuts it, the stand-in's own answer too (it was counted
+            # set aside where the bracket judges it); else set aside
+            found = own_release.legal_cut(ctx, st, legal, answer, own_legal)
+            if found is None:
+                res.not_judged(own_legal)
+                if not same_actions(action_keys(st, legal), answer):
+                    res.differs(ctx, own_legal)
+            else:  # judged: counted so, the report saying how many by such a cut
+                res.judged_by_cut(own_legal)
+                res.record(found, pos.probe("legal"), round_no, step, n)
             both = [a for a in legal if action_text(codec.action_to_json(st, a)) in listed]
             if not both:  # a move of its own rules only: play goes on from its state
                 return _their_move(session, ctx, pos, res, answer, rng, own_legal,
@@ -153,9 +160,6 @@ def play_step(session: Session, ctx: Context, pos: Position, res: GameResult,
                 act = both[rng.randrange(len(both))]
                 act_json = codec.action_to_json(st, act)
                 pos.script = []
-        else:
-            res.record(compare_legal(ctx, st, legal, answer, None), pos.probe("legal"),
-                       round_no, step, n)
     elif error is None and not same_actions(action_keys(st, legal), answer) and (
             cut := own_doubles.legal_cut(ctx, st, legal, answer, ask.impl, pos.cur)
     ) is not None:  # a double it leaves out its doubles rule's, the rest judged (conform's)
@@ -205,6 +209,7 @@ def play_step(session: Session, ctx: Context, pos: Position, res: GameResult,
         by = own_release.refusal_cut(ctx, st, text, wants, own) if own else None
         if by is not None:
             wants = by
+            res.judged_by_cut(own)
         elif own and not fatal(error):
             res.not_judged(own)
             if accepted:
@@ -250,7 +255,9 @@ def play_step(session: Session, ctx: Context, pos: Position, res: GameResult,
         found = []  # refused, as its legal answer said: that finding is recorded
     elif isinstance(error, Refused) and not found and listed is not None:  # listed, refused
         found, probe = [contradiction(ctx, st, text, error)], pos.probe("listed", text)
-    if own and not same and not found:
+    if own and not same and not found and aside is not None:
+        res.judged_by_cut(own)  # judged but for what its own rules decide (own_rules.aside)
+    elif own and not same and not found:
         res.not_judged(own)
         # a refusal its legal answer foretold is no rule of its own; nor is a state that
         # means the stand-in's, written otherwise (gondola's tiles high end first, its
@@ -319,8 +326,9 @@ def _their_move(session: Session, ctx: Context, pos: Position, res: GameResult,
     pos.script = []  # (off the reference's round: its moves no longer fit)
     act = listed[rng.randrange(len(listed))]
     got, error = asked(res, bound(session.asker.apply, ctx, act))
-    res.not_judged(own)
+    before = pos.cur
     why = None
+    judged = False
     if isinstance(error, Refused):  # listed, then refused: a finding whatever its rules
         text = action_text(act)
         res.record([contradiction(ctx, pos.st, text, error)], pos.probe("listed", text),
@@ -341,6 +349,12 @@ def _their_move(session: Session, ctx: Context, pos: Position, res: GameResult,
     else:
         text = action_text(act)
         probe = pos.probe("apply", text)
+        done = _effect(ctx, pos.st, act, before, got)
+        if done is not None:  # what the move does is the rules' (step_alone's idea)
+            judged = True
+            res.record([replace(d, own=tuple(own), no_reproducer=_refused_move(text, own))
+                        for d in compare_apply(ctx, pos.st, text, done, got, None, [])],
+                       probe, *at, pos.st.players)
         after = _carried_out(pos.st, act) if isinstance(got, dict) and got.get(
             "phase") == OVER else None
         if after is not None:  # what the round's end is worth is the rules' (round_worth)
@@ -352,10 +366,42 @@ def _their_move(session: Session, ctx: Context, pos: Position, res: GameResult,
                    "play on")
         elif pos.st.phase == OVER:  # its state is the round's end: asked as any round's
             _their_end(session, ctx, pos, res, probe, own, at, rng)
+    if judged:
+        res.judged_by_cut(own)
+    else:
+        res.not_judged(own)
     if why is not None:
         res.cut = why
         return False
     return True
+
+
+def _effect(ctx: Context, st: State, act: JSON, before: JSON, got: Any) -> JSON | None:
+    """What the move `act` from `st` (one only the implementation's own rules allow; the
+    reference's table `before`) does by the rules, where that is theirs whatever its own
+    rules are: carried out unchecked, the reference read none of them doing it (or only
+    those own_rules.aside takes from the implementation's `got`: the markers up before,
+    what a round's end is worth). A rule of one's own that makes the move legal decides
+    whether it is a move, not what it does (conformance/step_alone.py: conform judges
+    such a step's effects so). dandy's second draw in a turn (`draw_rule: other`: it draws
+    until a tile fits) was set aside whole, though a draw takes the boneyard's first tile
+    into the hand under every draw rule. None where a rule of its own decides the effect,
+    the move is none on this table, or the round ends (scoring.round_worth asks that)."""
+    try:
+        action = codec.action_from_json(st, act)
+    except (codec.StateError, ValueError, KeyError, TypeError):
+        return None
+    if action.kind == "play" and not (
+            st.hands[st.seat] & BIT[action.tile]
+            and OTHER_END[action.tile][st.ends[action.train]] >= 0):
+        return None
+    if action.kind == "draw" and not st.boneyard:
+        return None
+    nxt, read = own_rules.step(ctx, st, action, perform)
+    want = codec.state_to_json(nxt)
+    if nxt.phase == OVER or not isinstance(got, dict) or got.get("phase") == OVER:
+        return None
+    return want if not read else own_rules.aside(read, want, got, before)
 
 
 def _their_end(session: Session, ctx: Context, pos: Position, res: GameResult, probe: Probe,
