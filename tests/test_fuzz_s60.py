@@ -13,6 +13,12 @@ says which were judged.
   of the known follow-ups judges (bracket_alone), the stand-in's own answer never asked of
   the cut at all. They count as judged now, and the report says how many so
   (`judged_by_cut`). dandy: 19.4% -> 10.5% set aside, none found with its bugs off.
+- hump (tests/examples/hump_engine.py, double-18, its own train first and Mexican Train
+  of its own) left every blocked-end script (steer.py) at once: its rules refuse the
+  stand-in's first scripted move in most rounds, and play went on at random. Its round
+  blocked a pass early (END-3) waited for random play: games to find it over seeds 1-5,
+  none in 24 / 15 / 1 / 8 / 4; now a blocked end is sought again from the table its
+  rules led to (steer.REPLAN_TRIES): 13 / 3 / 1 / 8 / 4 (median 8 -> 4).
 
 The engines are the reference in process, playing a known value whatever the request's
 rule set says (its stand-in): a rule of its own to the harness, told `other`.
@@ -21,6 +27,7 @@ rule set says (its stand-in): a rule of its own to the harness, told `other`.
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -124,3 +131,22 @@ def test_answers_judged_by_a_cut_count_as_judged(
     assert report["findings"] == [], report["findings"]
     cut = report.get("judged_by_cut", {}).get(option, 0)
     assert report["not_judged"].get(option, 0) < cut, report
+
+
+EXAMPLES = Path(__file__).parent / "examples"
+
+
+@pytest.mark.slow  # hump's engine process: past the fast loop's 2 CPU s
+def test_hump_s_round_blocked_a_pass_early_is_found_in_three_games(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """hump with its bugs on, three games of seed 2 (about 3 CPU s with the engine): its
+    short round (END-3) is found, the blocked end sought again after its own rules left
+    the script. Before, the first of seed 2's games to find it was the 15th (one round of
+    27 blocked in 24 games)."""
+    main(["fuzz", "--impl", f"{sys.executable} {EXAMPLES / 'hump_engine.py'}", "--rules",
+          str(EXAMPLES / "hump-rules.yaml"), "--games", "3", "--seed", "2", "--json",
+          "--out", str(tmp_path / "out"), "--shrink-seconds", "5"])
+    report: dict[str, Any] = json.loads(capsys.readouterr().out)
+    assert report["blocked_rounds"] > 0, report
+    ends = [f for f in report["findings"] if f["charged"] == ["END-3"]]
+    assert ends, [(f["signature"], f["charged"]) for f in report["findings"]]

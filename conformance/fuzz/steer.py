@@ -106,6 +106,15 @@ BLOCKED_TRIES = 400
 """Rounds the reference plays alone from a steered round's start, looking for one that ends
 blocked (tipper's rules, 40 deals of rounds 1 to 9: 20 found one within 40 tries, 26
 within 120, 36 within 400; 3.4 CPU s for all 40 deals' tries)."""
+REPLAN_TRIES = 40
+"""Tries for a blocked end from a table mid-round, where the implementation's own rules
+left the script (hump's own train first and Mexican Train of its own, on a double-18 set,
+refuse the stand-in's first scripted move in most rounds, and its round blocked a pass
+early, END-3, waited for random play: 0 blocked rounds in 24 games, seed 1)."""
+REPLAN_EVERY = 8
+"""Steps between two such searches where the last found none (the boneyard shorter)."""
+MAX_REPLANS = 12
+"""Searches in a round at most (each some tens of milliseconds where none is found)."""
 SCRIPT_STEPS = 5000
 """Steps after which a round played alone is given up (no round is near it)."""
 

@@ -39,7 +39,13 @@ from mtrain.conformance.fuzz.round_end import (
     own_end_reason,
 )
 from mtrain.conformance.fuzz.rulesets import Context
-from mtrain.conformance.fuzz.steer import blocking_choice
+from mtrain.conformance.fuzz.steer import (
+    MAX_REPLANS,
+    REPLAN_EVERY,
+    REPLAN_TRIES,
+    blocked_script,
+    blocking_choice,
+)
 from mtrain.conformance.fuzz.tables import table_of
 from mtrain.conformance.process import HarnessError
 from mtrain.reference import codec
@@ -73,6 +79,8 @@ class Position:
     steer: bool = False  # plays steered toward a blocked end (steer.py)
     stand_in: bool = False  # moves its own rules forbid played too (plans.STAND_IN_SHARE)
     script: list[Action] = field(default_factory=list)  # moves to a blocked end (steer.py)
+    replans: int = 0  # blocked ends sought again, its own rules having left the script
+    replan: bool = False  # (one is sought at the next step, or every REPLAN_EVERY)
 
     def probe(self, kind: str, action: str | None = None, clause: str | None = None) -> Probe:
         if not self.follow_impl or identical(self.cur, codec.state_to_json(self.st)):
@@ -111,6 +119,12 @@ def play_step(session: Session, ctx: Context, pos: Position, res: GameResult,
     """One step: every question about `pos`, then the move; False when the game must end."""
     st, ask, n = pos.st, session.asker, pos.st.players
     ask.begin(pos.cur)
+    if pos.replan and (pos.replans == 0 or step % REPLAN_EVERY == 0):
+        # its own rules refused the script's move: a blocked end sought anew from here,
+        # and again every few steps (the boneyard shorter) until one is found
+        pos.replans += 1
+        pos.script = blocked_script(st, rng, REPLAN_TRIES)
+        pos.replan = not pos.script and pos.replans < MAX_REPLANS
     legal, own_legal = own_rules.on_state(ctx, st, legal_actions)
     bads = illegal_sample(st, legal, rng, foreign=step % FOREIGN_EVERY == 0)
     scripted = pos.script.pop(0) if pos.script else None
@@ -157,7 +171,12 @@ def play_step(session: Session, ctx: Context, pos: Position, res: GameResult,
                 return _their_move(session, ctx, pos, res, answer, rng, own_legal,
                                    (round_no, step))
             if act not in both and not pos.stand_in:  # (plans.STAND_IN_SHARE)
-                act = both[rng.randrange(len(both))]
+                if scripted is not None:  # a script its own rules left: steered, and
+                    # another sought from the next table (steer.REPLAN_TRIES)
+                    act = blocking_choice(st, both, rng)
+                    pos.replan = pos.replans < MAX_REPLANS
+                else:
+                    act = both[rng.randrange(len(both))]
                 act_json = codec.action_to_json(st, act)
                 pos.script = []
     elif error is None and not same_actions(action_keys(st, legal), answer) and (
