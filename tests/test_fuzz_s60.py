@@ -12,7 +12,11 @@ says which were judged.
   markers up before it (own_rules.markers_aside: dandy's 46), a legal answer the bracket
   of the known follow-ups judges (bracket_alone), the stand-in's own answer never asked of
   the cut at all. They count as judged now, and the report says how many so
-  (`judged_by_cut`). dandy: 19.4% -> 10.5% set aside, none found with its bugs off.
+  (`judged_by_cut`). dandy: 19.4% -> 10.2% set aside, none found with its bugs off.
+  And a step whose effect read a rule of one's own was counted judged where the
+  implementation's state was the stand-in's, though nothing of it was held against the
+  rules: set aside now, unless a cut judges it (trolley's 156 passes its blocked rule
+  read, of 2,053 answers).
 - hump (tests/examples/hump_engine.py, double-18, its own train first and Mexican Train
   of its own) left every blocked-end script (steer.py) at once: its rules refuse the
   stand-in's first scripted move in most rounds, and play went on at random. Its round
@@ -131,6 +135,18 @@ def test_answers_judged_by_a_cut_count_as_judged(
     assert report["findings"] == [], report["findings"]
     cut = report.get("judged_by_cut", {}).get(option, 0)
     assert report["not_judged"].get(option, 0) < cut, report
+
+
+def test_a_step_whose_effect_its_own_rule_decides_is_not_judged_for_agreeing(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The reference under `blocked_round: other` plays the stand-in itself, so every
+    state it returns is the stand-in's: the passes on an empty boneyard, whose effect
+    (whether the round ends) its blocked rule decides, are set aside all the same, not
+    counted judged for agreeing with the stand-in. Four games, under 1 CPU s. Before,
+    none was counted set aside."""
+    report = _fuzz("ReferenceImplementation", "blocked_round", 4, tmp_path, capsys)
+    assert report["findings"] == [], report["findings"]
+    assert report["not_judged"].get("blocked_round", 0) > 0, report["not_judged"]
 
 
 EXAMPLES = Path(__file__).parent / "examples"

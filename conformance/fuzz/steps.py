@@ -274,9 +274,14 @@ def play_step(session: Session, ctx: Context, pos: Position, res: GameResult,
         found = []  # refused, as its legal answer said: that finding is recorded
     elif isinstance(error, Refused) and not found and listed is not None:  # listed, refused
         found, probe = [contradiction(ctx, st, text, error)], pos.probe("listed", text)
-    if own and not same and not found and aside is not None:
+    if own and same:  # the stand-in's state: judged only where a cut judges it
+        if own_rules.aside(own, after, got, pos.cur) is not None:
+            res.judged_by_cut(own)
+        else:  # (it was counted judged: trolley's passes its blocked rule read, 156)
+            res.not_judged(own)
+    elif own and not found and aside is not None:
         res.judged_by_cut(own)  # judged but for what its own rules decide (own_rules.aside)
-    elif own and not same and not found:
+    elif own and not found:
         res.not_judged(own)
         # a refusal its legal answer foretold is no rule of its own; nor is a state that
         # means the stand-in's, written otherwise (gondola's tiles high end first, its
