@@ -46,6 +46,11 @@ class GameResult:
     own_differ: dict[str, int] = field(default_factory=dict)
     """`other` options, with the values played in their place -> the answers not judged
     that differ from those values' (a rule of one's own there, or bugs)"""
+    own_cut: dict[str, int] = field(default_factory=dict)
+    """`other` options -> answers they read that were judged all the same, as conform cuts
+    such an entry (a bracket, a release, a dry draw; the markers up before a step or what
+    a round's end is worth taken from the implementation; a move only its own rules allow
+    judged by what it does): counted among those judged, not set aside"""
     own_scores: int = 0
     """`score` answers judged against the implementation's own result, under a scoring
     (blank values, ...) of its own (round_end._own_score)"""
@@ -60,6 +65,10 @@ class GameResult:
     def not_judged(self, options: Sequence[str]) -> None:
         key = " and ".join(options)  # (a list of these is printed with commas)
         self.own[key] = self.own.get(key, 0) + 1
+
+    def judged_by_cut(self, options: Sequence[str]) -> None:
+        key = " and ".join(options)
+        self.own_cut[key] = self.own_cut.get(key, 0) + 1
 
     def differs(self, ctx: Context, options: Sequence[str]) -> None:
         """An answer not judged that differs from the one of the values played in place

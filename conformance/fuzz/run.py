@@ -172,6 +172,9 @@ class FuzzReport:
     own_differ: dict[str, int] = field(default_factory=dict)
     """`other` options with the values played in their place -> the answers not judged
     that differ from those values' (GameResult.own_differ)"""
+    own_cut: dict[str, int] = field(default_factory=dict)
+    """`other` options -> answers they read, judged all the same as conform cuts such an
+    entry (GameResult.own_cut): among those `judged`"""
     own_scores: int = 0  # `score` answers judged against its own result (GameResult's)
     cut: dict[str, int] = field(default_factory=dict)  # why -> games ended early
     setups: dict[str, str] = field(default_factory=dict)
@@ -508,6 +511,7 @@ def _count_result(report: FuzzReport, groups: dict[tuple[str, str | None], Group
     _count_into(report.unsupported, result.unsupported)
     _count_into(report.own, result.own)
     _count_into(report.own_differ, result.own_differ)
+    _count_into(report.own_cut, result.own_cut)
     report.setups.update(result.setups)
     report.answered += result.answered
     report.own_scores += result.own_scores

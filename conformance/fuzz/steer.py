@@ -46,6 +46,13 @@ rounds are scripted is steered too (plans.first_of_rule_set), a stand-in's game 
 the others are drawn as before. And 40 tries found a round ending blocked in about half
 the rounds asked (tipper's rules, rounds 1 to 9: 20 of 40 deals); 400 find one in 36 of
 40, some 90 ms a deal where none is found (a try is a few hundred steps), once a round.
+
+A script is the stand-in's: where the implementation's own rules refuse its next move, a
+move both allow is played, steered, and a blocked end is sought again from the table that
+leaves (REPLAN_TRIES, every REPLAN_EVERY steps until one is found, MAX_REPLANS a round).
+hump's own train first refused the first scripted move of most rounds, and its END-3 bug
+waited for random play (games to find it, seeds 1 to 5: none in 24, 15, 1, 8, 4; since,
+13, 3, 1, 8, 4; blocked rounds 10 -> 21 of 145).
 """
 
 from __future__ import annotations
@@ -106,6 +113,15 @@ BLOCKED_TRIES = 400
 """Rounds the reference plays alone from a steered round's start, looking for one that ends
 blocked (tipper's rules, 40 deals of rounds 1 to 9: 20 found one within 40 tries, 26
 within 120, 36 within 400; 3.4 CPU s for all 40 deals' tries)."""
+REPLAN_TRIES = 40
+"""Tries for a blocked end from a table mid-round, where the implementation's own rules
+left the script (hump's own train first and Mexican Train of its own, on a double-18 set,
+refuse the stand-in's first scripted move in most rounds, and its round blocked a pass
+early, END-3, waited for random play: 0 blocked rounds in 24 games, seed 1)."""
+REPLAN_EVERY = 8
+"""Steps between two such searches where the last found none (the boneyard shorter)."""
+MAX_REPLANS = 12
+"""Searches in a round at most (each some tens of milliseconds where none is found)."""
 SCRIPT_STEPS = 5000
 """Steps after which a round played alone is given up (no round is near it)."""
 

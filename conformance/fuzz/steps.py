@@ -39,7 +39,13 @@ from mtrain.conformance.fuzz.round_end import (
     own_end_reason,
 )
 from mtrain.conformance.fuzz.rulesets import Context
-from mtrain.conformance.fuzz.steer import blocking_choice
+from mtrain.conformance.fuzz.steer import (
+    MAX_REPLANS,
+    REPLAN_EVERY,
+    REPLAN_TRIES,
+    blocked_script,
+    blocking_choice,
+)
 from mtrain.conformance.fuzz.tables import table_of
 from mtrain.conformance.process import HarnessError
 from mtrain.reference import codec
@@ -73,6 +79,8 @@ class Position:
     steer: bool = False  # plays steered toward a blocked end (steer.py)
     stand_in: bool = False  # moves its own rules forbid played too (plans.STAND_IN_SHARE)
     script: list[Action] = field(default_factory=list)  # moves to a blocked end (steer.py)
+    replans: int = 0  # blocked ends sought again, its own rules having left the script
+    replan: bool = False  # (one is sought at the next step, or every REPLAN_EVERY)
 
     def probe(self, kind: str, action: str | None = None, clause: str | None = None) -> Probe:
         if not self.follow_impl or identical(self.cur, codec.state_to_json(self.st)):
@@ -111,6 +119,12 @@ def play_step(session: Session, ctx: Context, pos: Position, res: GameResult,
     """One step: every question about `pos`, then the move; False when the game must end."""
     st, ask, n = pos.st, session.asker, pos.st.players
     ask.begin(pos.cur)
+    if pos.replan and (pos.replans == 0 or step % REPLAN_EVERY == 0):
+        # its own rules refused the script's move: a blocked end sought anew from here,
+        # and again every few steps (the boneyard shorter) until one is found
+        pos.replans += 1
+        pos.script = blocked_script(st, rng, REPLAN_TRIES)
+        pos.replan = not pos.script and pos.replans < MAX_REPLANS
     legal, own_legal = own_rules.on_state(ctx, st, legal_actions)
     bads = illegal_sample(st, legal, rng, foreign=step % FOREIGN_EVERY == 0)
     scripted = pos.script.pop(0) if pos.script else None
@@ -136,26 +150,36 @@ def play_step(session: Session, ctx: Context, pos: Position, res: GameResult,
         pass
     elif own_legal and error is None and answer:  # its own rules decide: play what both
         # allow (an empty list is no move under any rules, judged below)
-        res.not_judged(own_legal)
-        if not actions_problems(answer, (st.players, True)):  # TRAIN-1: one Mexican
+        if actions_problems(answer, (st.players, True)):  # broken, whatever its rules
+            # (TRAIN-1: one Mexican): judged
+            res.record(compare_legal(ctx, st, legal, answer, None), pos.probe("legal"),
+                       round_no, step, n)
+        else:
             listed = {action_text(a) for a in answer}
-            if not same_actions(action_keys(st, legal), answer):
-                res.differs(ctx, own_legal)
-                # but for what a release of its own decides, judged (conform's cut)
-                found = own_release.legal_cut(ctx, st, legal, answer, own_legal)
-                if found:
-                    res.record(found, pos.probe("legal"), round_no, step, n)
+            # judged but for what a release (or a bracketed rule, a dry draw) of its own
+            # decides, as conform cuts it, the stand-in's own answer too (it was counted
+            # set aside where the bracket judges it); else set aside
+            found = own_release.legal_cut(ctx, st, legal, answer, own_legal)
+            if found is None:
+                res.not_judged(own_legal)
+                if not same_actions(action_keys(st, legal), answer):
+                    res.differs(ctx, own_legal)
+            else:  # judged: counted so, the report saying how many by such a cut
+                res.judged_by_cut(own_legal)
+                res.record(found, pos.probe("legal"), round_no, step, n)
             both = [a for a in legal if action_text(codec.action_to_json(st, a)) in listed]
             if not both:  # a move of its own rules only: play goes on from its state
                 return _their_move(session, ctx, pos, res, answer, rng, own_legal,
                                    (round_no, step))
             if act not in both and not pos.stand_in:  # (plans.STAND_IN_SHARE)
-                act = both[rng.randrange(len(both))]
+                if scripted is not None:  # a script its own rules left: steered, and
+                    # another sought from the next table (steer.REPLAN_TRIES)
+                    act = blocking_choice(st, both, rng)
+                    pos.replan = pos.replans < MAX_REPLANS
+                else:
+                    act = both[rng.randrange(len(both))]
                 act_json = codec.action_to_json(st, act)
                 pos.script = []
-        else:
-            res.record(compare_legal(ctx, st, legal, answer, None), pos.probe("legal"),
-                       round_no, step, n)
     elif error is None and not same_actions(action_keys(st, legal), answer) and (
             cut := own_doubles.legal_cut(ctx, st, legal, answer, ask.impl, pos.cur)
     ) is not None:  # a double it leaves out its doubles rule's, the rest judged (conform's)
@@ -205,6 +229,7 @@ def play_step(session: Session, ctx: Context, pos: Position, res: GameResult,
         by = own_release.refusal_cut(ctx, st, text, wants, own) if own else None
         if by is not None:
             wants = by
+            res.judged_by_cut(own)
         elif own and not fatal(error):
             res.not_judged(own)
             if accepted:
@@ -250,7 +275,14 @@ def play_step(session: Session, ctx: Context, pos: Position, res: GameResult,
         found = []  # refused, as its legal answer said: that finding is recorded
     elif isinstance(error, Refused) and not found and listed is not None:  # listed, refused
         found, probe = [contradiction(ctx, st, text, error)], pos.probe("listed", text)
-    if own and not same and not found:
+    if own and same:  # the stand-in's state: judged only where a cut judges it
+        if own_rules.aside(own, after, got, pos.cur) is not None:
+            res.judged_by_cut(own)
+        else:  # (it was counted judged: trolley's passes its blocked rule read, 156)
+            res.not_judged(own)
+    elif own and not found and aside is not None:
+        res.judged_by_cut(own)  # judged but for what its own rules decide (own_rules.aside)
+    elif own and not found:
         res.not_judged(own)
         # a refusal its legal answer foretold is no rule of its own; nor is a state that
         # means the stand-in's, written otherwise (gondola's tiles high end first, its
@@ -319,8 +351,9 @@ def _their_move(session: Session, ctx: Context, pos: Position, res: GameResult,
     pos.script = []  # (off the reference's round: its moves no longer fit)
     act = listed[rng.randrange(len(listed))]
     got, error = asked(res, bound(session.asker.apply, ctx, act))
-    res.not_judged(own)
+    before = pos.cur
     why = None
+    judged = False
     if isinstance(error, Refused):  # listed, then refused: a finding whatever its rules
         text = action_text(act)
         res.record([contradiction(ctx, pos.st, text, error)], pos.probe("listed", text),
@@ -341,6 +374,12 @@ def _their_move(session: Session, ctx: Context, pos: Position, res: GameResult,
     else:
         text = action_text(act)
         probe = pos.probe("apply", text)
+        done = _effect(ctx, pos.st, act, before, got)
+        if done is not None:  # what the move does is the rules' (step_alone's idea)
+            judged = True
+            res.record([replace(d, own=tuple(own), no_reproducer=_refused_move(text, own))
+                        for d in compare_apply(ctx, pos.st, text, done, got, None, [])],
+                       probe, *at, pos.st.players)
         after = _carried_out(pos.st, act) if isinstance(got, dict) and got.get(
             "phase") == OVER else None
         if after is not None:  # what the round's end is worth is the rules' (round_worth)
@@ -352,10 +391,42 @@ def _their_move(session: Session, ctx: Context, pos: Position, res: GameResult,
                    "play on")
         elif pos.st.phase == OVER:  # its state is the round's end: asked as any round's
             _their_end(session, ctx, pos, res, probe, own, at, rng)
+    if judged:
+        res.judged_by_cut(own)
+    else:
+        res.not_judged(own)
     if why is not None:
         res.cut = why
         return False
     return True
+
+
+def _effect(ctx: Context, st: State, act: JSON, before: JSON, got: Any) -> JSON | None:
+    """What the move `act` from `st` (one only the implementation's own rules allow; the
+    reference's table `before`) does by the rules, where that is theirs whatever its own
+    rules are: carried out unchecked, the reference read none of them doing it (or only
+    those own_rules.aside takes from the implementation's `got`: the markers up before,
+    what a round's end is worth). A rule of one's own that makes the move legal decides
+    whether it is a move, not what it does (conformance/step_alone.py: conform judges
+    such a step's effects so). dandy's second draw in a turn (`draw_rule: other`: it draws
+    until a tile fits) was set aside whole, though a draw takes the boneyard's first tile
+    into the hand under every draw rule. None where a rule of its own decides the effect,
+    the move is none on this table, or the round ends (scoring.round_worth asks that)."""
+    try:
+        action = codec.action_from_json(st, act)
+    except (codec.StateError, ValueError, KeyError, TypeError):
+        return None
+    if action.kind == "play" and not (
+            st.hands[st.seat] & BIT[action.tile]
+            and OTHER_END[action.tile][st.ends[action.train]] >= 0):
+        return None
+    if action.kind == "draw" and not st.boneyard:
+        return None
+    nxt, read = own_rules.step(ctx, st, action, perform)
+    want = codec.state_to_json(nxt)
+    if nxt.phase == OVER or not isinstance(got, dict) or got.get("phase") == OVER:
+        return None
+    return want if not read else own_rules.aside(read, want, got, before)
 
 
 def _their_end(session: Session, ctx: Context, pos: Position, res: GameResult, probe: Probe,

@@ -405,11 +405,12 @@ def print_report(report: FuzzReport, target: Target) -> None:
               " (each not applicable; play went on):")
         for reason, n in _top(report.unsupported):
             print(f"    {n:,} x {reason}")
-    if report.own:  # how much of the run its own rules kept from judgement
+    if report.own or report.own_cut:  # how much of the run its own rules kept from judgement
         print(f"{report.judged:,} of {_count(report.answered, 'answer')} judged; "
               f"{sum(report.own.values()):,} decided by rules of its own "
-              "(options played `other`), not judged: "
-              + ", ".join(f"{o}: {n:,}" for o, n in _top(report.own)))
+              "(options played `other`), not judged"
+              + "".join(f"{', ' if i else ': '}{o}: {n:,}"
+                        for i, (o, n) in enumerate(_top(report.own))))
         if report.own_scores:  # what its own scoring decides, but for that: judged
             print(f"    judged though its scoring is its own: "
                   f"{_count(report.own_scores, '`score` answer')} at a round's end, each "
@@ -418,6 +419,11 @@ def print_report(report: FuzzReport, target: Target) -> None:
             print(f"    {n:,} of them differ from {played}, played in its place: a rule of "
                   "its own there, or bugs (if the engine plays that value, fuzz with it in "
                   "the rule-set file to judge them)")
+        if report.own_cut:  # read a rule of its own, judged all the same: among the judged
+            print(f"    of those judged, {sum(report.own_cut.values()):,} read a rule of its "
+                  "own and were judged as conform cuts such an entry (a bracket, a release, "
+                  "the markers or a round's worth aside, a move of its own by what it does): "
+                  + ", ".join(f"{o}: {n:,}" for o, n in _top(report.own_cut)))
     for why, n in _top(report.cut):
         print(f"{_count(n, 'game')} ended early: {why}")
     if report.setups:  # DEAL-7: refusing is right
@@ -479,7 +485,7 @@ def report_json(report: FuzzReport, target: Target, seed: int) -> JSON:
             "not_applicable_reasons": report.not_applicable_why,
             "answered": report.answered, "judged": report.judged,
             "not_judged": report.own, "not_judged_differ": report.own_differ,
-            "own_scores_judged": report.own_scores,
+            "judged_by_cut": report.own_cut, "own_scores_judged": report.own_scores,
             "ended_early": report.cut, "setups": report.setups,
             "match_rounds": report.match_rounds,
             "findings": [group(g) for g in report.groups],
