@@ -8,19 +8,40 @@ which those fixtures seldom hold; it now makes its hands of three tiles of diffe
 worths from the hand and the boneyard, so a table with any hand to score is asked, and
 asks the model (spec/model/scoring.py), not a sentence of its own, whether every known
 scoring adds a tile the same to either hand.
+
+gandy (tests/examples/gandy_engine.py, bugs on) declares its release its own
+(`uncoverable_double: other`); its bug 1 (a cover on its own train leaves the marker up,
+MARK-3) failed doubles-044, whose outcome the release reads, and a rule of one's own of an
+option the outcome reads explains any failure there (solve.constraint): the bug counted
+for the release. conform judges such an entry cut to what no release decides
+(release_alone.py) and fails it: whatever its release does, the entry fails, so the
+release of its own may not explain it (Observation.judged, shared.escaping). Session 59
+had kept only the declared word from explaining it (530bebf7, reverted: no reading
+changed), and the release, an option the outcome depends on, still did.
 """
 
 from __future__ import annotations
 
+import dataclasses
+import sys
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import pytest
+import z3
 
-from mtrain.conformance.fixture import Expectation
-from mtrain.conformance.identify import additive
+from mtrain.conformance.fixture import FIXTURE_ROOT, Expectation, load_corpus
+from mtrain.conformance.identify import additive, shared
 from mtrain.conformance.identify.additive import Additive, pips, split
+from mtrain.conformance.identify.cells import corpus_pieces
+from mtrain.conformance.identify.observe import observe
+from mtrain.conformance.identify.solve import Model, constraint
+from mtrain.conformance.process import ProcessImplementation
+from mtrain.conformance.selection import read_rules_files
 from mtrain.spec.catalog import catalog
+from mtrain.spec.ruleset import OTHER
+from mtrain.spec.scope import Space
 
 CAT = catalog()
 PAGAT = CAT.ruleset("pagat")
@@ -98,3 +119,40 @@ def test_whether_every_known_scoring_adds_up_is_the_models_word(
     assert not bound(highest_free)
     assert seen and {(v["scoring"], v["blank_values"]) for v in seen} <= {
         (s, b) for s in CAT.options["scoring"].values for b in CAT.options["blank_values"].values}
+
+
+EXAMPLES = Path(__file__).parent / "examples"
+STAND_IN = {"follow_up": "cover-own", "uncoverable_double": "stays-open"}
+"""What identify sends gandy for its two rules of its own (run.py's stand-ins)."""
+
+
+@pytest.mark.slow
+def test_a_bug_conform_fails_under_a_declared_release_is_no_evidence_for_the_release() -> None:
+    space = Space(CAT)
+    (declared,) = read_rules_files([str(EXAMPLES / "gandy-rules.yaml")])
+    own = frozenset(o for o, v in declared.choices if v == OTHER)
+    assert own == set(STAND_IN)
+    sent = dataclasses.replace(declared, choices=tuple(
+        (o, STAND_IN.get(o, v)) for o, v in declared.choices))
+    fixtures = [fx for fx in load_corpus(FIXTURE_ROOT)[0] if fx.id == "doubles-044"]
+    assert len(fixtures) == 1
+    command = [sys.executable, str(EXAMPLES / "gandy_engine.py"), "--box", "12"]
+    with ProcessImplementation(command) as impl:  # its bugs on
+        (obs,) = observe(fixtures, impl, sent, own=own)
+    assert "fail" in obs.outcomes  # bug 1: the marker left up (MARK-3)
+    assert obs.judged == {"uncoverable_double"}
+    pieces = corpus_pieces(fixtures, space)["doubles-044"]
+    assert any("uncoverable_double" in p.read for p in pieces)  # the run reads the release
+    free = [o for o in space.options if o not in ("tile_set", "hand_sizes")]
+    model = Model.of(space)
+
+    def explained(c: Any) -> bool:
+        """Whether gandy's declared rules (its release its own) explain the table."""
+        s = z3.Solver(ctx=model.ctx)
+        s.add(*model.hard, c, *(model.eq(o, v) for o, v in declared.choices if o in free))
+        return bool(s.check() == z3.sat)
+    # the release free to stand for any value there, it explained the bug (session 59)
+    assert explained(constraint(model, pieces, obs.outcomes, free, own))
+    # not now: the bug is charged to the declared rules as to any other release
+    assert not explained(constraint(model, pieces, obs.outcomes,
+                                    shared.escaping(obs, CAT, free, {}, ()), own - obs.judged))
