@@ -99,6 +99,16 @@ def test_a_hand_of_two_tiles_is_enough_to_find_a_count_that_leaves_a_tile_out() 
         assert not bound(count)
 
 
+def test_a_failed_winners_entry_is_asked_too() -> None:
+    # the match's winners are named by totals the round's scores are added to (MATCH-1):
+    # generated-tie-rule-001, [1-0] left in seat 1's hand, failed on trolley's count alone
+    winners = Expectation(variants=(), winners=(0, 1))
+    table = {**TWO_TILES, "hands": [[], ["1-0"]], "boneyard": ["1-1", "2-1", "3-3"]}
+    assert Additive.of(PAGAT).bound(winners, {}, table,
+                                    Scorer(highest_free))  # type: ignore[arg-type]
+    assert not Additive.of(PAGAT).bound(winners, {}, table, Scorer(worth))  # type: ignore[arg-type]
+
+
 def test_too_few_tiles_of_different_worths_ask_nothing() -> None:
     engine = Scorer(highest_free)
     table = {**TWO_TILES, "hands": [[], ["7-3", "6-4"], ["5-5"]], "boneyard": ["8-2"]}

@@ -113,9 +113,12 @@ def added(more: list[int], fewer: list[int]) -> list[int]:
 
 
 def checks_scores(exp: Expectation) -> bool:
-    """Whether the entry compares scores: the round's, a blocked round's, or the totals."""
+    """Whether the entry compares scores: the round's, a blocked round's, the totals, or
+    the match's winners, named by the totals the round's scores are added to (MATCH-1:
+    trolley's count failed generated-tie-rule-001's winners alone)."""
     return ((isinstance(exp.result, dict) and exp.result.get("scores") is not None)
-            or exp.blocked_scores is not None or "scores" in exp.state)
+            or exp.blocked_scores is not None or "scores" in exp.state
+            or exp.winners is not None)
 
 
 def pips(tile: str) -> int:
