@@ -145,9 +145,9 @@ def test_a_house_scoring_or_an_undeclared_one_may_not_add_up() -> None:
     assert not Additive.of(blanks).bound(SCORED, {}, TABLE, engine)  # type: ignore[arg-type]
     assert not Additive.of(None).bound(SCORED, {}, TABLE, engine)  # type: ignore[arg-type]
     assert engine.asked == 0
-    # no hand of three tiles: nothing asked
+    # no three tiles of different worths in the hand and the boneyard: nothing asked
     probe = Additive.of(PAGAT)
-    short = _gone_out([[], ["6-5", "2-1"], ["3-3", "6-6"]], 0)
+    short = {**_gone_out([[], ["6-5", "7-4"], ["3-3", "6-6"]], 0), "boneyard": ["9-2"]}
     assert not probe.bound(SCORED, {}, short, engine)  # type: ignore[arg-type]
     assert engine.asked == 0
     # nor an entry that checks no score
@@ -168,8 +168,9 @@ def test_the_probe_splits_a_hand_keeping_every_tile_on_the_table() -> None:
     assert found is not None
     winner, states = found
     assert winner == 0
-    assert [s["hands"][1] for s in states] == [["6-5", "2-1", "4-0"], ["2-1", "4-0"],
-                                               ["6-5", "2-1"], ["2-1"]]
+    # (session 60: b < c < m, the first three worths found, c with m, m, c with b, b)
+    assert [s["hands"][1] for s in states] == [["4-0", "6-5"], ["6-5"], ["4-0", "2-1"],
+                                               ["2-1"]]
     for s in states:  # the other hands as they were; the tiles out in the boneyard
         assert s["hands"][2] == ["3-3", "6-6"]
         assert sorted(s["boneyard"] + s["hands"][1]) == sorted(["9-9", "6-5", "2-1", "4-0"])

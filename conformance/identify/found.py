@@ -39,6 +39,10 @@ class Observation:
     just laid, which every known follow-up allows (follow_probe.py): its follow-up lies
     outside the known rules' bracket (bracket_alone.BRACKETS), so a rule of its own there
     may decide what the known values agree on (solve.constraint, `unbracketed`)."""
+    judged: frozenset[str] = frozenset()
+    """Options the engine declares its own under which conform still judges, and fails, an
+    entry (observe.py, _judged_own: a release of one's own decides only which steps are
+    legal, release_alone.py): no rule of its own of them explains this fixture."""
     erred: bool = False
     """Every entry's outcome is the engine's error answer (observe.py, _erred): read as the
     partition reads a table the rules cannot play, but never a check towards `sure`

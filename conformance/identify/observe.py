@@ -4,6 +4,7 @@ fixture's outcomes (SETUP_ONLY). run.py solves over what this sees."""
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 from collections.abc import Callable, Collection, Sequence
 from typing import Final
@@ -26,6 +27,8 @@ from mtrain.conformance.identify.additive import SUM, Additive
 from mtrain.conformance.identify.cells import Piece
 from mtrain.conformance.identify.found import Observation
 from mtrain.conformance.process import FAILURES, HarnessError
+from mtrain.conformance.release_alone import OPTION as RELEASE
+from mtrain.conformance.release_alone import release_entry
 from mtrain.conformance.round_end_alone import worth_aside
 from mtrain.conformance.runner import (
     Outcome,
@@ -37,8 +40,9 @@ from mtrain.conformance.runner import (
     setup_problems,
 )
 from mtrain.conformance.selection import players_of
+from mtrain.spec.catalog import catalog
 from mtrain.spec.notation import max_pip_of
-from mtrain.spec.ruleset import Ruleset
+from mtrain.spec.ruleset import OTHER, Ruleset
 from mtrain.spec.scope import Space
 
 SETUP_ONLY: Final = {"match_length": frozenset({"MATCH-1", "MATCH-7"})}
@@ -205,6 +209,8 @@ def observe(fixtures: Sequence[Fixture], impl: Implementation, sent: Ruleset,
                 outcomes.append(_judged(problems, nulls))
                 if problems and shared.over_early(exp, rj_sent, state, impl):
                     obs.over_early |= {i}
+                if problems and _judged_own(exp, fx, rj_sent, state, impl, sent, own):
+                    obs.judged |= {RELEASE}
                 if problems and _worth_only(exp, rj_sent, state, impl, sent, own):
                     obs.by_entry[i] = ()  # the worth of a round's end of its own: no bug
                 elif charged:
@@ -271,6 +277,30 @@ def _worth_only(exp: Expectation, rj: JSON, state: JSON, impl: Implementation,
     except (HarnessError, Unsupported, RefusedSetup, ValueError, KeyError, TypeError,
             AttributeError):
         return False
+
+
+def _judged_own(exp: Expectation, fx: Fixture, rj: JSON, state: JSON, impl: Implementation,
+                sent: Ruleset, own: Collection[str]) -> bool:
+    """Whether a failed entry fails, too, in what conform judges under a release the engine
+    declares its own (release_alone.py: the entry cut to what no release decides, the
+    markers and passes a step leaves once taken): conform fails it so, and identify may
+    not read that failure as the release of one's own (gandy: a marker left down after a
+    pass, MARK-3, had counted for its `uncoverable_double: other`)."""
+    if RELEASE not in own:
+        return False
+    declared = dataclasses.replace(sent, choices=tuple(
+        (o, OTHER if o in own else v) for o, v in sent.choices))
+    try:
+        cut = release_entry(exp, fx, declared, _space(), sent)
+        return cut is not None and bool(check(cut, rj, state, impl, max_pip_of(sent)))
+    except (HarnessError, Unsupported, RefusedSetup, ValueError, KeyError, TypeError,
+            AttributeError):
+        return False
+
+
+@functools.cache
+def _space() -> Space:
+    return Space(catalog())
 
 
 def _departed(memo: list[str | None], fx: Fixture, sent: Ruleset, impl: Implementation,

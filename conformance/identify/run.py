@@ -176,7 +176,7 @@ def _identify(impl: Implementation, fixtures: Sequence[Fixture] | None,
             free, only, lacking = stand_ins(o, escapable, pieces, having, space)
             o.stands = only
             free = shared.escaping(o, cat, free, only, word)
-            c = constraint(model, pieces, o.outcomes, free, own_rules, only, lacking,
+            c = constraint(model, pieces, o.outcomes, free, own_rules - o.judged, only, lacking,
                            moment_options(o.fixture.clauses, cat), unbracketed, shown)
             if c is not None:
                 out.append((shared.own_match(

@@ -302,9 +302,13 @@ def escaping(obs: Observation, cat: Catalog, free: Sequence[str],
     ends a match there, whatever its totals (MATCH-1: a round for each engine), so the
     early end is read as own_match reads it. (Before, sleeper with its bugs on was
     written `match_length: full`, its word: 40 entries of early ends left to its scoring
-    of its own.)"""
+    of its own.) Never a rule the engine declares its own under which conform judges, and
+    fails, an entry of `obs` (Observation.judged): whatever that rule does, the entry
+    fails, so it explains nothing here (gandy's bug 1, a marker left down, had counted
+    for its release of its own)."""
+    free = [opt for opt in free if opt not in obs.judged]
     if not shared_failure(obs, cat):
-        return list(free)
+        return free
     return [opt for opt in free if opt not in word or opt in only
             or (opt == MATCH and obs.over_early)]
 

@@ -95,3 +95,12 @@ def hand_counts(table: Mapping[str, Any], rs: Ruleset) -> list[int]:
     from mtrain.spec.notation import table_state
 
     return [len(hand) for hand in table_state(table, rs)["hands"]]
+
+
+def gone_out(hands: Sequence[Sequence[str]], winner: int, values: Mapping[str, str]) -> list[int]:
+    """SCORE-1..6 on plain values: the scores of a round seat `winner` went out of, seat p
+    left holding the tiles `hands[p]` ("a-b" texts), under the option values `values`."""
+    o = Opts(values=values)
+    worths = [sum(int(tile_value(T.HIGH[t], T.LOW[t], o)) for t in map(T.parse, hand))
+              for hand in hands]
+    return [int(x) for x in round_scores(worths, winner, o)]
