@@ -26,9 +26,11 @@ The rules this engine plays (its truth; tests/examples/gandy-rules.yaml declares
   has passed on an empty boneyard. Tiles left in hand are a penalty at face value; the
   lowest total after the twelfth round wins, a tie shared.
 
-The suite knows no double-11 set (its tile_set values are double-6, 8, 9, 10, 12, 15, 16
+The suite knew no double-11 set (its tile_set values were double-6, 8, 9, 10, 12, 15, 16
 and 18), so `--box N` plays the same rules on a double-N box (`--box 12` with
 gandy-rules.yaml, whose table fits it), the engine of round 1 then [N-N], N + 1 rounds.
+Since session 60 the suite knows every double-N set: the box it was written for, its
+default, runs under gandy-d11-rules.yaml (the same table, DEAL-11).
 
 Three bugs are planted, on by default; `--fixed 1,2,3` (or any of them) turns them off,
 `--bugs` turns all three on:

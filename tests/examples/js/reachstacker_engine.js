@@ -10,10 +10,15 @@
 //
 // What it plays (reachstacker-rules.yaml beside it says the same, option by option):
 //   - a double-10 set (66 tiles), eleven rounds a match (MATCH-1); the family wanted a
-//     double-13 box, but the suite knows no double-13 set (its first run said so and ran
-//     nothing), so the app was written for the double-10 box they also own;
-//   - a hand table of its own, 3 to 8 players: 3 take 13, 4 take 11, 5 take 10, 6 take
-//     9, 7 take 8, 8 take 7 (any other count is refused, DEAL-7);
+//     double-13 box, but the suite knew no double-13 set (its first run said so and ran
+//     nothing), so the app was written for the double-10 box they also own. Once the
+//     suite knew every double-N set (session 60), the author added `--set=13`: the same
+//     rules on the family's double-13 box (105 tiles, fourteen rounds, the round's own
+//     double [14-r, 14-r]); `--set=10`, or no --set, is the double-10 box as before;
+//   - a hand table of its own, 3 to 8 players (any other count is refused, DEAL-7): on
+//     double-10 3 take 13, 4 take 11, 5 take 10, 6 take 9, 7 take 8, 8 take 7; on
+//     double-13 (reachstacker-d13-rules.yaml) 3 take 16, 4 take 15, 5 take 13, 6 take
+//     12, 7 take 10, 8 take 9;
 //   - the seat after the one who placed the engine plays first (SEAT-4);
 //   - anyone may open the Mexican Train (FIRST-8); nobody must start their own train
 //     before playing elsewhere, once their first turn is over;
@@ -32,7 +37,7 @@
 //     the whole set). The highest double any hand holds is the round's engine, whatever
 //     the round; its holder places it at once (their hand is one tile short), and that
 //     placing is their first turn. Nobody holding a double, the round's own double
-//     ([11-r, 11-r]) is taken out of the boneyard, nobody drawing, and round r starts
+//     ([N+1-r, N+1-r] on double-N) is taken out of the boneyard, nobody drawing, and round r starts
 //     at seat (r - 1) mod n as under SEAT-3 (nobody placed it, so every seat has a first
 //     turn). `highest-double-held` (ENG-7) makes players draw for a double instead, and
 //     its holder still has a first turn.
@@ -57,11 +62,22 @@
 
 const readline = require('readline');
 
-const HIGH = 10;
+const argv = process.argv.slice(2);
+// --set=N: the box played, double-10 (the default) or the family's double-13
+const TABLES = {
+  10: { 3: 13, 4: 11, 5: 10, 6: 9, 7: 8, 8: 7 },
+  13: { 3: 16, 4: 15, 5: 13, 6: 12, 7: 10, 8: 9 },
+};
+const SETS = argv.filter((a) => a.startsWith('--set=')).map((a) => a.slice(6));
+if (SETS.length > 1 || (SETS.length && !(SETS[0] in TABLES))) {
+  process.stderr.write(`reachstacker: --set takes 10 or 13, not ${SETS.join(', ')}\n`);
+  process.exit(2);
+}
+const HIGH = SETS.length ? Number(SETS[0]) : 10;
 const ROUNDS = HIGH + 1;
-const TABLE = { 3: 13, 4: 11, 5: 10, 6: 9, 7: 8, 8: 7 };
+const TABLE = TABLES[HIGH];
 const OPTIONS = {
-  tile_set: 'double-10', hand_sizes: 'custom', engine_procedure: 'other',
+  tile_set: `double-${HIGH}`, hand_sizes: 'custom', engine_procedure: 'other',
   starting_seat: 'after-engine', first_turn: 'other', mexican_first_turn: 'anyone',
   own_train_first: 'not-required', doubles: 'open', follow_up: 'anywhere',
   double_order: 'oldest-first', uncoverable_double: 'released',
@@ -70,7 +86,6 @@ const OPTIONS = {
   tie_rule: 'shared', match_length: 'full',
 };
 
-const argv = process.argv.slice(2);
 // --bug=NAME turns on that planted bug alone
 const ONLY = argv.filter((a) => a.startsWith('--bug=')).map((a) => a.slice(6));
 const ON = (name) => !argv.includes('--fixed') && (!ONLY.length || ONLY.includes(name));
@@ -165,7 +180,7 @@ function readState(s) {
   g.result = need(s, 'result', 'state');
   for (const t of [...g.hands.flat(), ...g.boneyard]) {
     if (t[0] > HIGH || t[1] > HIGH) {
-      throw new RefusedSetup(`reachstacker plays double-10: no tile ${key(t)}`, 'SET-1');
+      throw new RefusedSetup(`reachstacker plays double-${HIGH}: no tile ${key(t)}`, 'SET-1');
     }
   }
   if (g.round > ROUNDS) throw new RefusedSetup(`a match has ${ROUNDS} rounds`, 'MATCH-1');
@@ -207,7 +222,7 @@ function deal(req) {
   const set = fullSet();
   if (new Set(keys).size !== keys.length || keys.length !== set.length
       || !set.every((k) => keys.includes(k))) {
-    throw new BadRequest('order: the pool must be the whole double-10 set, each tile once');
+    throw new BadRequest(`order: the pool must be the whole double-${HIGH} set, each tile once`);
   }
   const size = TABLE[n];
   const hands = [];
