@@ -2056,11 +2056,11 @@ GANDY = Engine(
     # agree"); on, 3 likely bugs (END-3's end-019, house53c-002), bugs 1 and 2 read as its
     # own release (uncoverable_double "or stays-open if the 8 fixtures below are bugs").
     # Session 60: on its own double-11 box (no --box, gandy-d11-rules.yaml) bugs off 1,040
-    # pass, 22 not applicable, 3.6 CPU s, fuzz nothing; bugs on conform shows bug 2 alone
-    # (TURN-3, 14), as the fixtures that show bugs 1 and 3 (marker-019, end-019 ...) have
-    # scopes written before double-11 was a set, which leave it out; fuzz (12 games) finds
-    # all three, bug 2 too. So kept on the stand-in here; its native run is
-    # tests/test_sets_s60.py's
+    # pass, 22 not applicable, 3.6 CPU s, fuzz nothing; bugs on conform first showed bug 2
+    # alone (TURN-3, 14): the fixtures that show bugs 1 and 3 (marker-019, end-019 ...)
+    # had scopes written before double-11 was a set; the corpus's scopes written again,
+    # all three show (tests/test_sets_s60.py runs it natively; this entry stays on the
+    # stand-in, whose figures are above); fuzz (12 games) finds all three, bug 2 too
     shows={"cover-keeps-marker": r"after step \d+ `play [^`]+`: marked: expected "
                                  r"\[[\d, ]*\], got ",
            "any-tile-after-draw": r"expected TURN-3$|^legal actions not allowed by the "

@@ -16,8 +16,8 @@ runs the last two so). What that showed of the corpus, left for `mtrain lint
   double-13 file dealing 9 players 10 (the double-16 file's table), and lint's scope
   check calls it a breach. The guard below finds every such entry from the tables' tiles.
 
-The two tests that wait for the rewrite are strict xfails: once the scopes are written
-again they pass, and the mark must go.
+The lead's `mtrain lint --write-scopes` over the merged corpus did both: the two tests that
+waited for it (strict xfails on the helper's branch) pass without their marks.
 """
 
 from __future__ import annotations
@@ -87,8 +87,6 @@ def test_gandy_on_its_double_11_box_fails_by_its_bugs_alone(
 
 
 @pytest.mark.slow  # the same run
-@pytest.mark.xfail(strict=True, reason="the corpus's scopes predate double-11 as a set: "
-                   "`mtrain lint --write-scopes` names it where the fixtures hold")
 def test_gandy_on_its_double_11_box_shows_every_planted_bug(
         gandy_report: dict[str, Any]) -> None:
     """Bugs 1 and 3 show on double-12 (marker-019, end-019: tables of nine numbers or
@@ -108,8 +106,6 @@ def _highest(table: Any) -> int:
     return max([*numbers, *([engine] if isinstance(engine, int) else [])], default=0)
 
 
-@pytest.mark.xfail(strict=True, reason="the corpus's scopes predate double-7, -11, -13, "
-                   "-14 and -17 as sets: `mtrain lint --write-scopes` narrows them")
 def test_no_written_scope_holds_a_set_its_table_cannot_be_built_in() -> None:
     """SET-1: a double-N set has no tile above N, so an entry whose table holds one
     cannot speak about a rule set on double-N; its scope must not hold one there (a
