@@ -401,7 +401,7 @@ CABOOSE = Engine(
           "a tie on totals and outs won by the lower seat alone": r"^winners$"},
     found=(),
     least=800,  # a double-15 set with a table of its own: 1003
-    truth={"tile_set": "double-14", "hand_sizes": "custom", "engine_procedure": "set-aside",
+    truth={"tile_set": "double-15", "hand_sizes": "custom", "engine_procedure": "set-aside",
            "starting_seat": "rotate", "first_turn": "single", "mexican_first_turn": "other",
            "own_train_first": "not-required", "doubles": "open", "follow_up": "anywhere",
            "double_order": "any-open", "uncoverable_double": "stays-open",

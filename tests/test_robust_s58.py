@@ -42,7 +42,7 @@ HARNESS = textwrap.dedent("""
 
 # the engine starts a child that leaves its session (setsid) or only its group (setpgid),
 # closes the pipes it inherited (so that no look at who holds them finds it) and sleeps;
-# with "orphan" the engine exits at once, its child now init's
+# with "orphan" the engine exits once the child has said its pid, the child now init's
 ESCAPER = textwrap.dedent("""
     import os, sys, time
     pids, how, orphan = sys.argv[1], sys.argv[2], sys.argv[3] == "orphan"
@@ -59,6 +59,15 @@ ESCAPER = textwrap.dedent("""
         f.write(f"{os.getpid()}\\n")
     if not orphan:
         time.sleep(600)
+    # the orphan's engine ends once its daemon has said its pid: an engine's reaper
+    # (conformance/reaper.py) kills what it leaves when it ends, and a daemon killed before
+    # it wrote its pid was never seen to start (at load 5 in CI)
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        with open(pids) as f:
+            if len(f.read().split()) >= 2:
+                break
+        time.sleep(0.02)
 """)
 
 
