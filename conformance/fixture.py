@@ -36,7 +36,7 @@ from mtrain.spec.notation import (
     table_state,
 )
 from mtrain.spec.ruleset import Ruleset
-from mtrain.spec.scope import Scope, ScopeError, scope_of
+from mtrain.spec.scope import Product, Scope, ScopeError, parse_when, scope_of
 from mtrain.spec.yamlload import Document, SpecError, SpecErrors, file_problem, load, read_text
 from mtrain.spec.yamlschema import validate_named
 
@@ -107,6 +107,9 @@ class Expectation:
     are set aside (divergence.end_aside); what the steps did is judged. None where no such cut
     is made. Set by conform, never written in a file."""
     line: int | None = None
+    conditions: tuple[tuple[Product, int | None], ...] = field(default=(), compare=False)
+    """Each condition of the written `when`, in its order, with its line: what `mtrain lint`
+    reports a condition that holds for no rule set by (lint/dead_scopes.py)."""
 
     @functools.cached_property  # (read for each of its results: dozens of rule sets)
     def checks(self) -> int:
@@ -405,6 +408,11 @@ def _fixture(doc: Document, i: int, raw: dict[str, Any],
             raise _At((i, "expect", j, "when", *err.at), str(err)) from None
         except RulesetError as err:
             raise _At((i, "expect", j, "variants"), str(err)) from None
+        when = e.get("when")
+        conditions = () if when is None else tuple(
+            (product, doc.line_of((i, "expect", j, "when", *((w,) if isinstance(when, list)
+                                                              else ()))))
+            for w, product in enumerate(parse_when(catalog(), when)))
         expects.append(Expectation(
             variants=variants,
             scope=scope,
@@ -418,6 +426,7 @@ def _fixture(doc: Document, i: int, raw: dict[str, Any],
             blocked_scores=(tuple(e["blocked_scores"]) if "blocked_scores" in e
                             else None),
             line=doc.line_of((i, "expect", j)),
+            conditions=conditions,
         ))
         if expects[-1].match_over is False and expects[-1].winners is not None:
             raise _At((i, "expect", j, "match_over"),

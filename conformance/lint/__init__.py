@@ -4,8 +4,9 @@ Checks: every file loads (schema, duplicate keys, action syntax); ids are unique
 descriptions are short and unique; every named clause exists; every rule set named
 composes; every starting table is possible under each rule set it names (the
 invariants of spec/data/invariants.yaml, via the reference codec) and one the rules can
-reach (spec/model/reachable.py); every entry's scope holds wherever it says
-(scope_lint.py), and the widest scope is proposed; and coverage:
+reach (spec/model/reachable.py); every `when` condition holds for some rule set
+(dead_scopes.py); every entry's scope holds wherever it says (scopes.py), and the
+widest scope is proposed; and coverage:
 every clause is exercised under every shipped variant where it applies (clauses that
 apply to no shipped variant: under at least one rule set where they do), and every
 pair of values of every option is told apart by at least one fixture.
@@ -21,6 +22,7 @@ from typing import Any
 
 from mtrain.conformance.checked_fields import after, unchecked
 from mtrain.conformance.fixture import Expectation, Fixture, load_corpus
+from mtrain.conformance.lint.dead_scopes import dead_conditions
 from mtrain.conformance.lint.scopes import ScopeReport, check_scopes
 from mtrain.reference import codec
 from mtrain.reference.invariants import violations
@@ -147,13 +149,15 @@ def lint(root: str | Path | Sequence[str | Path] | None = None, scopes: bool = T
                     report.warnings.append(f"{fx.where}: {fx.id} [{name}] leaves unchecked "
                                            f"what its clauses set: {', '.join(missing)}"
                                            f"{_suggest(fx, rs, missing)}")
+    space = Space(cat)
+    # a `when` condition no valid rule set lies in: never played, never failed (dead text)
+    report.errors += dead_conditions(fixtures, space)
     # Pairs of the catalogue's values that some valid rule set takes: the space's
     # stand-ins for a table of one's own (`custom`, `custom:NAME`) are no value a rule set
     # names, so they pair with nothing (a file's table is hand_sizes=custom). Nor does a
     # value no rule set a fixture can name takes (a set of `every_double`, double-11: only
     # a rule-set file of one's own plays it): no two entries can tell it from another;
     # the scope check speaks for it, and each must lie in some entry's scope.
-    space = Space(cat)
     space_options = space.options
     nameable = nameable_values(cat)
     named = {o: tuple(v for v in vs if v in cat.options[o].values and v in nameable[o])
