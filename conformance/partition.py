@@ -288,6 +288,7 @@ def propose(part: Partition, space: Space) -> list[Scope]:
                    for p in products):
                 continue
             products.append(_grow(cell.region, cells, space, among=others))
+        products = [_live(p, space) for p in products]
         products = [p for k, p in enumerate(products) if not any(
             k != m and _within(p, q, space) and (not _within(q, p, space) or m < k)
             for m, q in enumerate(products))]
@@ -393,6 +394,23 @@ def _indices(mask: int) -> Iterator[int]:
         low = mask & -mask
         yield low.bit_length() - 1
         mask ^= low
+
+
+def _live(product: Product, space: Space) -> Product:
+    """`product` without the values of its listed options that no valid rule set of it
+    takes: the same rule sets, said truly. `_grow` takes in such a value for nothing (it
+    meets no rule set), so a scope on tiles up to 13 read "tile_set in {double-9, ...,
+    double-13}, hand_sizes in {pagat, ...}" where only double-13 with a table of its own
+    was meant; an option grown to every value is dropped whole as before. A value dead
+    in the region stays dead once the others are gone (they held no rule set), so one
+    pass is enough."""
+    region = product.region()
+    kept = {o: frozenset(v for v in vs
+                         if space.complete({**region, o: frozenset((v,))}) is not None)
+            for o, vs in region.items()}
+    if kept == region or not all(kept.values()):  # (a cell's own product is never empty)
+        return product
+    return Product.of(kept)
 
 
 def _within(p: Product, q: Product, space: Space) -> bool:

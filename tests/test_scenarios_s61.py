@@ -7,14 +7,17 @@ fixture. `mtrain lint` now reports it at the condition's line (lint/dead_scopes.
 
 from __future__ import annotations
 
+import random
 from pathlib import Path
 
 import pytest
 from test_robust_s46 import fixture, lint_errors
 
 from mtrain.cli import main
-from mtrain.conformance.fixture import load_corpus
+from mtrain.conformance import partition
+from mtrain.conformance.fixture import Fixture, load_corpus
 from mtrain.conformance.lint.dead_scopes import dead_conditions
+from mtrain.conformance.partition import explore, propose
 from mtrain.spec.scope import Space
 
 DEAD = "so nothing can ever check it: write values some rule set takes together, or leave it out"
@@ -69,3 +72,61 @@ def test_the_corpus_has_no_when_condition_that_holds_for_no_rule_set() -> None:
     conditions = sum(len(e.conditions) for fx in fixtures for e in fx.expect)
     assert conditions > 1000  # the check saw the corpus's written scopes
     assert dead_conditions(fixtures, Space()) == []
+
+
+# --- a proposed scope says only values some rule set of it takes ---------------------------
+# s61-blank-003 holds tiles up to 13. Its proposal for the face-value entry read "tile_set in
+# {double-9, double-6, double-8, double-7, double-13}, hand_sizes in {pagat, ..., custom:double-18}"
+# beside "tile_set=double-13": _grow takes in a value that meets no rule set for nothing, so
+# the condition named four sets the table cannot be built on and eleven tables none of
+# which deals double-13 (DEAL-10, DEAL-11), and said nothing the third condition did not.
+
+
+def _corpus_fixture(fid: str) -> Fixture:
+    (fx,) = [f for f in load_corpus()[0] if f.id == fid]
+    return fx
+
+
+def test_a_proposed_scope_lists_no_value_none_of_its_rule_sets_takes() -> None:
+    space = Space()
+    fx = _corpus_fixture("s61-blank-003")
+    scopes = propose(explore(fx, space), space)
+    face = scopes[0]
+    extra = face.products[len(face.variants):]
+    assert extra
+    for product in extra:
+        region = product.region()
+        for option, values in region.items():
+            for v in values:  # each value listed holds some rule set of the condition
+                assert space.complete({**region, option: frozenset((v,))}) is not None, (
+                    product.text(space.cat), option, v)
+    sets = set().union(*(p.region().get("tile_set", frozenset()) for p in extra))
+    assert sets and not sets & {"double-6", "double-7", "double-8", "double-9"}, sets
+
+
+def test_a_proposed_scope_holds_the_same_rule_sets_with_its_dead_values_left_out(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    space = Space()
+    fx = _corpus_fixture("s61-blank-003")
+    part = explore(fx, space)
+    pruned = propose(part, space)
+    monkeypatch.setattr(partition, "_live", lambda product, space: product)
+    grown = propose(part, space)
+    listed = sum(len(vs) for scope in pruned for p in scope.products for _, vs in p.allowed)
+    assert listed < sum(len(vs) for scope in grown for p in scope.products
+                        for _, vs in p.allowed)
+    rng = random.Random(61)
+    points = 0
+    for _ in range(3000):  # valid rule sets of the space, drawn one option value at a time
+        region = {o: frozenset((rng.choice(vs),)) for o, vs in space.options.items()
+                  if rng.random() < 0.4}
+        values = space.complete(region)
+        if values is None:
+            continue
+        points += 1
+        for a, b in zip(pruned, grown, strict=True):
+            assert a.contains(values) == b.contains(values), values
+    assert points > 1000
+    # and every entry's rule sets on double-13 are still there
+    on13 = {"tile_set": frozenset(("double-13",))}
+    assert all(any(space.meets(p.region(), on13) for p in scope.products) for scope in pruned)
