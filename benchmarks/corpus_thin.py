@@ -10,7 +10,10 @@ so that it runs there. Player counts are the table's seats or the deal's players
 clause counts for a set where the fixture names it and some rule set of the scope on that
 set is one where the clause applies. Blocked rounds: fixtures whose entries expect a
 blocked end (`result.end: blocked`) or `blocked_scores`, per blank value the scope holds.
-Prints the cells with fewer than `--below` fixtures (default 3). Not a test: a survey
+Prints the cells with fewer than `--below` fixtures (default 3), and how many values the
+written `when` conditions list that no rule set of their condition takes (dead text that
+`mtrain lint --write-scopes` no longer writes: 0 once the corpus's scopes are written
+again, except a fixture too wide to partition, whose scope is never rewritten). Not a test: a survey
 to run by hand (a few seconds: no engine runs, only the option space's completions).
 """
 
@@ -114,6 +117,12 @@ def main() -> None:
                 thin.append(f"{cid}@{s}:{found['clause_set'][(cid, s)]}")
     print(f"\nclause x set cells with fewer than {args.below} fixtures ({len(thin)}):")
     print("  " + " ".join(thin))
+    dead = sum(1 for fx in fixtures for exp in fx.expect for product, _ in exp.conditions
+               for o, vs in product.region().items() for v in vs
+               if space.complete({**product.region(), o: frozenset((v,))}) is None)
+    conditions = sum(len(exp.conditions) for fx in fixtures for exp in fx.expect)
+    print(f"\nwritten `when` values no rule set of their condition takes: {dead} "
+          f"(in {conditions} conditions)")
     print("\nblocked rounds per blank value and set (fixtures):")
     for b in space.options["blank_values"]:
         print(f"  {b:<16} " + " ".join(f"{s.removeprefix('double-')}:{found['blocked'][(b, s)]}"

@@ -130,3 +130,4 @@ def test_a_proposed_scope_holds_the_same_rule_sets_with_its_dead_values_left_out
     # and every entry's rule sets on double-13 are still there
     on13 = {"tile_set": frozenset(("double-13",))}
     assert all(any(space.meets(p.region(), on13) for p in scope.products) for scope in pruned)
+
