@@ -57,7 +57,7 @@ def measure(engine: Engine, fixed: bool) -> None:
         if callable(close):
             close()
     counts = dict.fromkeys(KINDS, 0)
-    lines, values, sure = [], 0, 0
+    lines, values, sure, likely, open_ = [], 0, 0, 0, 0
     for f in found.findings:
         truth = engine.truth[f.option]
         kind = ("contradicted" if f.status == "contradicted" else "right" if f.value == truth
@@ -65,12 +65,15 @@ def measure(engine: Engine, fixed: bool) -> None:
         counts[kind] += 1
         values += f.value == truth
         sure += f.value != truth and f.status in ("sure", "measured")
+        likely += f.value != truth and f.status == "likely"
+        open_ += f.status in ("undetermined", "contradicted")
         if kind != "right":
             lines.append(f"    {f.option}: {f.value} {f.status} margin {f.margin} (truth {truth})"
                          + (f": {', '.join(f.evidence[:4])}" if f.status == "sure" else ""))
     label = f"{engine.name}, bugs {'off' if fixed else 'on'}"
     print(f"{label:<22} " + " ".join(f"{k} {counts[k]}" for k in KINDS)
-          + f"; values right {values}, wrong when sure {sure}; {cpu() - began:.1f} CPU s, "
+          + f"; values right {values}, wrong when sure {sure}, likely and wrong {likely}, "
+          f"undetermined or contradicted {open_}; {cpu() - began:.1f} CPU s, "
           f"load {os.getloadavg()[0]:.1f}", flush=True)
     for line in lines:
         print(line, flush=True)
