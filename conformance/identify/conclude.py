@@ -11,7 +11,7 @@ from typing import Any
 
 import z3
 
-from mtrain.conformance.fixture import Fixture, FixtureError
+from mtrain.conformance.fixture import Fixture
 from mtrain.conformance.identify import bugs
 from mtrain.conformance.identify.cells import Piece
 from mtrain.conformance.identify.findings import _checks, _contradicted, _finding, _settling
@@ -24,6 +24,7 @@ from mtrain.conformance.selection import readings, unreached
 from mtrain.spec.catalog import Catalog, RulesetError
 from mtrain.spec.errors import InputError
 from mtrain.spec.model.reachable import reachable_problems
+from mtrain.spec.notation import FixtureError
 from mtrain.spec.ruleset import OTHER, Ruleset
 from mtrain.spec.scope import Region, Space
 
