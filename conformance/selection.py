@@ -626,6 +626,12 @@ def unreached(fx: Fixture, rs: Ruleset) -> str | None:
     return first
 
 
+def readings(rs: Ruleset) -> Iterator[Ruleset]:
+    """`rs` with each `other` option given each of its known values in turn (_readings):
+    the rule sets a rule of one's own may be read as where only known values can say."""
+    return _readings(rs)
+
+
 def _readings(rs: Ruleset) -> Iterator[Ruleset]:
     """`rs` with each `other` option given each of its known values in turn (nothing past
     READINGS_MAX of them)."""

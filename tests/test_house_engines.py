@@ -2196,9 +2196,10 @@ WAGONWAY = Engine(
     # in 12 games (1 steered), 5 in 30 (9 steered), where it is found (after play:
     # passes). Identify (15 CPU s off, 37 on; kept out as a Java engine): nothing sure and
     # wrong, the set, table, procedure and start measured, both `other` found; off,
-    # uncoverable_double stays-open "contradicted (or other)" by doubles-072, a follow-up
-    # due while an older double binds, a table stays-open never reaches (REACH-FOLLOW),
-    # where cover-own and oldest-first disagree; on, starting_seat `other`, contradicted
+    # uncoverable_double stays-open was "contradicted (or other)" by doubles-072, a
+    # follow-up due while an older double binds, a table stays-open never reaches
+    # (REACH-FOLLOW): session 61, no longer evidence against it (conclude._reached asks the
+    # model's full reach), stays-open likely; on, starting_seat `other`, contradicted
     # (bug 1), the rest as declared
     shows={"starter-off-by-one": r"^starter: expected \d+, got \d+$",
            "passes-never-reset": r"^passes: expected 0, got \d+$",

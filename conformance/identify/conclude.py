@@ -11,6 +11,7 @@ from typing import Any
 
 import z3
 
+from mtrain.conformance.fixture import Fixture
 from mtrain.conformance.identify import bugs
 from mtrain.conformance.identify.cells import Piece
 from mtrain.conformance.identify.findings import _checks, _contradicted, _finding, _settling
@@ -19,10 +20,12 @@ from mtrain.conformance.identify.from_play import _from_play
 from mtrain.conformance.identify.measure import Deals
 from mtrain.conformance.identify.solve import FIXTURE, Model, Solution, Solver
 from mtrain.conformance.identify.tables import asked_again
-from mtrain.conformance.selection import unreached
+from mtrain.conformance.selection import readings, unreached
 from mtrain.spec.catalog import Catalog, RulesetError
 from mtrain.spec.errors import InputError
-from mtrain.spec.ruleset import OTHER
+from mtrain.spec.model.reachable import reachable_problems
+from mtrain.spec.notation import FixtureError
+from mtrain.spec.ruleset import OTHER, Ruleset
 from mtrain.spec.scope import Region, Space
 
 Until = Callable[[Solution, OptionFinding], bool]
@@ -111,8 +114,30 @@ def _reached(best: Solution, space: Space, own: tuple[tuple[int, int], ...] | No
     @functools.cache
     def reached(fid: str) -> bool:
         obs = observed.get(fid)
-        return obs is None or unreached(obs.fixture, rs) is None
+        return obs is None or (unreached(obs.fixture, rs) is None
+                               and not _never_played_to(obs.fixture, rs))
     return reached
+
+
+def _never_played_to(fx: Fixture, rs: Ruleset) -> bool:
+    """Whether no round under `rs` (each `other` read as each known value) comes to
+    `fx`'s table by the model's every condition of reach (reachable_problems, as lint asks
+    it of a table in scope), not its shapes alone: wagonway's open double of an earlier
+    turn, still binding under `uncoverable_double: stays-open` when a follow-up is due
+    (doubles-072, REACH-FOLLOW), read as contradicting stays-open. False where some reading
+    may reach it, or the table does not build under one (the run says so)."""
+    if fx.table is None:
+        return False  # a deal: every rule set deals
+    read = False
+    for reading in readings(rs):
+        try:
+            table = fx.start(reading)
+        except (FixtureError, ValueError, KeyError):
+            return False
+        if not reachable_problems(table, reading):
+            return False
+        read = True
+    return read  # (no reading at all past READINGS_MAX: nothing said)
 
 
 def declared_kept(solver: Solver, model: Model, base: Mapping[str, str],
