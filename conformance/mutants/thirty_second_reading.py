@@ -29,6 +29,7 @@ from typing import TypeVar
 
 from mtrain.conformance.mutants import originals as ref
 from mtrain.conformance.mutants.implementation import Mutant
+from mtrain.reference import deal as deal_module
 from mtrain.reference import engine as engine_module
 from mtrain.reference.engine import ENGINE, Action, State
 from mtrain.reference.rules import Rules, tile_values
@@ -182,6 +183,71 @@ def _release_one_early_unbound(state: State, train: int) -> bool:
     return _one_tile_as_empty(state, lambda: _UNBOUND(state, train))
 
 
+def _without_release_when_empty(rules: Rules) -> Rules:
+    key = (id(rules), "release_when_empty")
+    found = _PRICED.get(key)
+    if found is None:
+        found = _PRICED[key] = (rules, dataclasses.replace(rules, release_when_empty=False))
+    return found[1]
+
+
+def _empty_release_spares_mexican(state: State, first_turns_over: bool = False) -> list[int]:
+    """DBL-12 written for the personal trains: once the boneyard is empty a double on the
+    Mexican Train still binds."""
+    out = ref.duties(state, first_turns_over)
+    rules = state.rules
+    if out or state.boneyard or not rules.release_when_empty:
+        return out
+    kept = state.rules
+    state.rules = _without_release_when_empty(rules)
+    try:
+        bound = ref.duties(state, first_turns_over)
+    finally:
+        state.rules = kept
+    return [t for t in bound if t == state.players]
+
+
+def _empty_release_spares_mexican_unbound(state: State, train: int) -> bool:
+    if (train == state.players and not state.boneyard and state.rules.release_when_empty
+            and not state.rules.release_after_turn):
+        return False
+    return _UNBOUND(state, train)
+
+
+# --- the first turns and large tables -------------------------------------------------------
+
+
+def _chain_doubles_bind_one_early(state: State, first_turns_over: bool = False) -> list[int]:
+    """FIRST-5 read as "until every other player has had a first turn": with one first
+    turn left, the chains' doubles bind its player."""
+    pending = state.first_pending
+    if pending and not pending & (pending - 1) and state.rules.chain_first_turn:
+        return ref.duties(state, True)
+    return ref.duties(state, first_turns_over)
+
+
+def _marked_high_seats_closed(state: State, seat: int, all_marked: bool = False,
+                              first_turns_over: bool = False) -> list[int]:
+    """TRAIN-4 with the marked trains listed for eight seats: another player's train of
+    seat 8 or later is never open to others, marked or not."""
+    out = ref.open_trains(state, seat, all_marked, first_turns_over)
+    players = state.players
+    if players <= 8:
+        return out
+    return [t for t in out if t in (seat, players) or t < 8]
+
+
+# --- the match's end ------------------------------------------------------------------------
+
+
+def _lowest_total_from_zero(state: State) -> list[int]:
+    """MATCH-2 with the lowest total sought from 0 (`best = 0`, then `<`): where every
+    total is above 0 nobody is found on it."""
+    if not state.rules.positive_scoring and min(state.scores) > 0:
+        return []
+    return deal_module.match_winners(state)
+
+
 THIRTY_SECOND_READING: tuple[Mutant, ...] = (
     Mutant("mut32-blank-25-double-blank-100",
            "Under blank-25 the [0-0] counts its two blank ends and the double blank's 50 "
@@ -234,6 +300,28 @@ THIRTY_SECOND_READING: tuple[Mutant, ...] = (
            "duties and unbound swapped: a boneyard of one tile read as empty under DBL-12",
            patches={"duties": _release_one_early_duties,
                     "unbound": _release_one_early_unbound}),
+    Mutant("mut32-empty-release-spares-mexican",
+           "Under released-when-boneyard-empty a double on the Mexican Train still binds "
+           "once the boneyard is empty: only the personal trains' doubles are released",
+           ("DBL-12",),
+           "duties and unbound swapped: the Mexican Train's double kept binding under DBL-12",
+           patches={"duties": _empty_release_spares_mexican,
+                    "unbound": _empty_release_spares_mexican_unbound}),
+    Mutant("mut32-chain-doubles-bind-one-early",
+           "A double left by a first-turn chain binds once every player but one has had a "
+           "first turn: the last player's first turn must cover it", ("FIRST-5",),
+           "duties swapped: FIRST-5 lifted with one first turn left",
+           patches={"duties": _chain_doubles_bind_one_early}),
+    Mutant("mut32-marked-high-seats-closed",
+           "At a table of 9 or more another player's train of seat 8 or later is never open, "
+           "marked or not (the marked trains listed for eight seats)", ("TRAIN-4",),
+           "open_trains swapped: other seats from 8 up dropped",
+           patches={"open_trains": _marked_high_seats_closed}),
+    Mutant("mut32-lowest-total-sought-from-zero",
+           "Under penalty scoring the lowest total is sought from 0: a match whose every "
+           "total is above 0 names no winner", ("MATCH-2",),
+           "winners hook: none under penalty scoring when every total is above 0",
+           winners=_lowest_total_from_zero),
 )
 """The thirty-second reading: 10 rule bugs kept, none a mutant of the catalogue (names,
 descriptions and what each changes checked against the thirty-one readings before it; the
