@@ -2118,6 +2118,21 @@ OUTSIDE_KILLED_BY: dict[str, str] = {
     "mut31-ordinary-only-with-follow-anywhere": "doubles-ordinary-001",
     "mut31-until-playable-over-first-turn": "mut31-firstdraw-001",
     "mut31-no-double-end-chain-ends-at-will": "first-040",
+    # the thirty-second reading (thirty_second_reading.py)
+    "mut32-blank-25-double-blank-100": "end-026",
+    "mut32-double-blank-50-per-end": "end-029",
+    "mut32-drawn-double-not-opened": "doubles-025",
+    "mut32-drawn-cover-keeps-double-open": "mut32-drawncover-001",
+    "mut32-drawn-tile-off-closed-trains": "doubles-034",
+    "mut32-engine-search-wraps-at-eight": "mut20-search-001",
+    "mut32-train-back-at-engine-unstarted": "mut32-backround-001",
+    "mut32-stuck-test-skips-mover": "end-015",
+    "mut32-stuck-test-skips-passer": "end-016",
+    "mut32-empty-release-one-tile-early": "doubles-070",
+    "mut32-empty-release-spares-mexican": "blkrel-002",
+    "mut32-chain-doubles-bind-one-early": "chaindbl-007",
+    "mut32-marked-high-seats-closed": "mut17-markers-001",
+    "mut32-lowest-total-sought-from-zero": "bounds-001",
 }
 
 
@@ -2214,6 +2229,7 @@ def test_every_mutant_has_a_witness() -> None:
     from mtrain.conformance.mutants.thirteenth_reading import THIRTEENTH_READING
     from mtrain.conformance.mutants.thirtieth_reading import THIRTIETH_READING
     from mtrain.conformance.mutants.thirty_first_reading import THIRTY_FIRST_READING
+    from mtrain.conformance.mutants.thirty_second_reading import THIRTY_SECOND_READING
     from mtrain.conformance.mutants.twelfth_reading import TWELFTH_READING
     from mtrain.conformance.mutants.twentieth_reading import TWENTIETH_READING
     from mtrain.conformance.mutants.twenty_eighth_reading import TWENTY_EIGHTH_READING
@@ -2252,7 +2268,8 @@ def test_every_mutant_has_a_witness() -> None:
                                                         *TWENTY_EIGHTH_READING,
                                                         *TWENTY_NINTH_READING,
                                                         *THIRTIETH_READING,
-                                                        *THIRTY_FIRST_READING)}
+                                                        *THIRTY_FIRST_READING,
+                                                        *THIRTY_SECOND_READING)}
     assert set(KILLED_BY).isdisjoint(OUTSIDE_KILLED_BY)
     assert set(KILLED_BY.values()) <= set(BY_ID)
     assert set(OUTSIDE_KILLED_BY.values()) <= set(_corpus_by_id())
