@@ -695,7 +695,7 @@ def _processes() -> dict[int, tuple[int, int, bytes]]:
             try:
                 with open(f"/proc/{name}/stat", "rb") as f:
                     fields = f.read().rsplit(b")", 1)[-1].split()
-                out[int(name)] = (int(fields[1]), int(fields[4]), fields[0])
+                out[int(name)] = (int(fields[1]), int(fields[3]), fields[0])
             except (OSError, IndexError, ValueError):  # gone meanwhile
                 continue
     return out

@@ -6,11 +6,13 @@ from __future__ import annotations
 
 import json
 import shlex
+import subprocess
 import sys
 import textwrap
 from pathlib import Path
 
 import pytest
+from procwatch import BOUND, recorded, started, survivors
 
 from mtrain.cli import main
 from mtrain.conformance.answers import rules_of, state_problems
@@ -81,3 +83,86 @@ def test_a_state_naming_a_train_on_the_table_still_reads_as_a_table() -> None:
     [p] = state_problems(rj, state)
     assert (p.kind, p.where) == ("schema", "open_doubles/0 [state.schema.json#/$defs/train_ref]")
     assert p.message.endswith('its trains are 0 to 3 and "mexican"'), p.message
+
+
+# --- 1b. an engine that kills its own reaper ---------------------------------------------
+
+
+# It leaves two processes only a subreaper finds (a `sleep` under `env -i setsid sh -c
+# '... &'` and a daemon that forked twice under `env -i`, each with its pipes on
+# /dev/null), and kills its parent, the reaper (reaper.py) that would have swept them:
+# at its start ("first"), or at request K once they run ("later"). Then it answers as
+# the reference does, until request K + 1 where it exits (code 5).
+REAPER_KILLER = textwrap.dedent("""
+    import os, signal, subprocess, sys
+    sys.path.insert(0, {broken!r})
+    from _base import run
+
+    pids, when, k = sys.argv[1], sys.argv[2], int(sys.argv[3])
+    if when == "first":
+        os.kill(os.getppid(), signal.SIGKILL)
+    quiet = dict(stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                 stderr=subprocess.DEVNULL)
+    subprocess.run(["env", "-i", "setsid", "sh", "-c",
+                    f"sleep 300 & echo $! >> {{pids}}"], check=True, **quiet)
+    subprocess.run(["env", "-i", sys.executable, "-c", {daemon!r}, pids], check=True,
+                   **quiet)
+    with open(pids, "a") as f:
+        f.write(f"{{os.getpid()}}\\n")
+
+    def hook(n, request, answer):
+        if n == k and when == "later":
+            os.kill(os.getppid(), signal.SIGKILL)
+        if n == k + 1:
+            os._exit(5)
+        return answer
+
+    run(hook)
+""")
+
+
+def reaper_killer(tmp_path: Path, pids: Path, when: str, k: int) -> str:
+    from test_robust_s60 import DAEMON
+
+    script = tmp_path / "reaper_killer.py"
+    script.write_text(REAPER_KILLER.format(broken=str(BROKEN), daemon=DAEMON))
+    return shlex.join([sys.executable, str(script), str(pids), when, str(k)])
+
+
+@linux
+@pytest.mark.parametrize("when", ["first", "later"])
+def test_conform_leaves_nothing_an_engine_that_killed_its_reaper_started(
+        tmp_path: Path, pids: Path, capsys: pytest.CaptureFixture[str], when: str) -> None:
+    rc = main(["conform", "--fixtures", str(FIXTURES), "--format", "json", "--impl",
+               reaper_killer(tmp_path, pids, when, 2), "-k", "basic-001", "--variant",
+               "pagat"])
+    capsys.readouterr()
+    assert rc in (1, 2)  # a crash, charged (later), or no hello (first): no traceback
+    # the sleep and the daemon at least (one engine killed before it said its own pid)
+    assert len(recorded(pids)) >= 2
+    assert survivors(pids) == []
+
+
+@linux
+def test_the_sweep_after_a_killed_reaper_spares_the_other_engines_and_the_harness_own(
+        tmp_path: Path, pids: Path) -> None:
+    # two engines of one harness (as identify's threads run them): the first kills its
+    # reaper and leaves its daemons; its kill sweeps them, and the second engine, its
+    # reaper and a child of the harness's session are left running
+    from mtrain.conformance.child import ChildProcess
+
+    own = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(300)"])
+    other = ChildProcess([sys.executable, "-c", "import time; time.sleep(300)"], 1 << 16,
+                         None, None)
+    killer = ChildProcess(shlex.split(reaper_killer(tmp_path, pids, "first", 1)), 1 << 16,
+                          None, None)
+    try:
+        started(pids, 3)  # the sleep, the daemon and the engine
+        assert killer.exit_code(BOUND) == -9  # its reaper, killed
+        killer.kill()
+        assert survivors(pids) == []
+        assert other.alive() and own.poll() is None
+    finally:
+        other.kill()
+        own.kill()
+        own.wait()
