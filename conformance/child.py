@@ -240,6 +240,9 @@ class ChildProcess:
         if os.name == "posix":
             kwargs["start_new_session"] = True  # its own group, killed as one
         self.killed = False
+        self.parent_killed = False
+        """Its reaper was killed (by the program: only it holds the reaper's id) before
+        it swept: found by kill, which sweeps in its place."""
         # started, built and registered as one: an interrupt, or kill_all on another
         # thread, between the start and the registration left a process no one would kill
         # (and one while it is built would find it half made)
@@ -520,6 +523,7 @@ class ChildProcess:
                 _LIVE.discard(self)
                 spared = {proc.popen.pid for proc in _LIVE}
             if not swept:  # its reaper was killed: what it held is this process's now
+                self.parent_killed = True
                 sweep_adopted(spared)
         self.close_pipes()
 
@@ -676,7 +680,7 @@ def adopt_orphans() -> None:
     when the engine has killed its own reaper, even under `env -i` and out of its
     session, is then this process's child, where sweep_adopted finds it, not init's."""
     global _ADOPTING
-    if _ADOPTING == os.getpid():
+    if os.getpid() == _ADOPTING:
         return
     _ADOPTING = os.getpid()
     with contextlib.suppress(ImportError, OSError, AttributeError):
@@ -706,7 +710,7 @@ def sweep_adopted(spared: set[int]) -> list[int]:
     child out of this process's session but the reapers in `spared` (other engines') and
     the watchdog. Its own children are in its session (workers) or are those (reapers,
     the watchdog). In rounds, as a killed process's children are adopted once it ends."""
-    if _ADOPTING != os.getpid():
+    if os.getpid() != _ADOPTING:
         return []
     own, me = os.getsid(0), os.getpid()
     spared = spared | {watchdog.running()}

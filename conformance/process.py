@@ -686,7 +686,8 @@ class ProcessImplementation:
         not be written: a program still running had then closed its stdin, not its stdout."""
         code = proc.end()  # its stdout closed: nothing more comes of waiting (see end)
         self._drop(proc)
-        return ImplementationCrashed(crashed_before(kind, code, stdin), proc.stderr.tail())
+        return ImplementationCrashed(crashed_before(kind, code, stdin, proc.parent_killed),
+                                     proc.stderr.tail())
 
 
 def _orjson_writes(message: JSON, line: bytes) -> bool:

@@ -91,7 +91,7 @@ def test_a_state_naming_a_train_on_the_table_still_reads_as_a_table() -> None:
 # It leaves two processes only a subreaper finds (a `sleep` under `env -i setsid sh -c
 # '... &'` and a daemon that forked twice under `env -i`, each with its pipes on
 # /dev/null), and kills its parent, the reaper (reaper.py) that would have swept them:
-# at its start ("first"), or at request K once they run ("later"). Then it answers as
+# before its hello ("first"), or at request K ("later"). Then it answers as
 # the reference does, until request K + 1 where it exits (code 5).
 REAPER_KILLER = textwrap.dedent("""
     import os, signal, subprocess, sys
@@ -99,8 +99,6 @@ REAPER_KILLER = textwrap.dedent("""
     from _base import run
 
     pids, when, k = sys.argv[1], sys.argv[2], int(sys.argv[3])
-    if when == "first":
-        os.kill(os.getppid(), signal.SIGKILL)
     quiet = dict(stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
                  stderr=subprocess.DEVNULL)
     subprocess.run(["env", "-i", "setsid", "sh", "-c",
@@ -109,6 +107,8 @@ REAPER_KILLER = textwrap.dedent("""
                    **quiet)
     with open(pids, "a") as f:
         f.write(f"{{os.getpid()}}\\n")
+    if when == "first":
+        os.kill(os.getppid(), signal.SIGKILL)
 
     def hook(n, request, answer):
         if n == k and when == "later":
@@ -136,10 +136,17 @@ def test_conform_leaves_nothing_an_engine_that_killed_its_reaper_started(
     rc = main(["conform", "--fixtures", str(FIXTURES), "--format", "json", "--impl",
                reaper_killer(tmp_path, pids, when, 2), "-k", "basic-001", "--variant",
                "pagat"])
-    capsys.readouterr()
-    assert rc in (1, 2)  # a crash, charged (later), or no hello (first): no traceback
-    # the sleep and the daemon at least (one engine killed before it said its own pid)
-    assert len(recorded(pids)) >= 2
+    out, err = capsys.readouterr()
+    said = ("the implementation killed its parent, the harness's reaper (reaper.py, which "
+            "kills what the program leaves running when it ends), and was killed with what "
+            "it started, before answering the ")
+    if when == "first":  # no hello: nothing was run
+        assert rc == 2 and f"{said}hello request; nothing was run" in err, err
+    else:  # its result a crash, said so (not "killed by SIGKILL": the reaper's end)
+        [result] = json.loads(out)["results"]
+        assert rc == 1 and result["status"] == "crash", result
+        assert result["message"].startswith(said), result["message"]
+    assert len(recorded(pids)) >= 3  # the sleep, the daemon and the engine, each start
     assert survivors(pids) == []
 
 
