@@ -173,3 +173,31 @@ def test_the_sweep_after_a_killed_reaper_spares_the_other_engines_and_the_harnes
         other.kill()
         own.kill()
         own.wait()
+
+
+# --- 2. a fresh round ----------------------------------------------------------------------
+
+
+HUGE_TRAIN = """
+from mtrain.conformance.adapter import ReferenceImplementation
+
+class Engine(ReferenceImplementation):
+    def legal(self, ruleset, state):
+        return [{"type": "play", "tile": "5-3", "train": 10 ** 5000}]
+"""
+
+
+def test_an_adapter_answering_an_integer_of_5000_digits_is_told_in_the_protocols_words(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # Python's own words ("use sys.set_int_max_str_digits() to increase the limit") were
+    # the message: advice to the harness's author, where over the protocol the same
+    # answer is told as a number past what a message may hold
+    adapter = tmp_path / "huge_train.py"
+    adapter.write_text(HUGE_TRAIN)
+    rc = main(["conform", "--adapter", f"{adapter}:Engine", "--fixtures", str(FIXTURES),
+               "--format", "json", "-k", "basic-001", "--variant", "pagat"])
+    [result] = json.loads(capsys.readouterr().out)["results"]
+    assert rc == 1 and result["status"] == "error", result
+    assert result["message"] == (
+        "the adapter's legal() returned something that is not JSON: an integer of more "
+        "than 4,300 digits, past the 4,300 a message may hold (at [0].train)"), result
