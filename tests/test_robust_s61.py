@@ -151,6 +151,20 @@ def test_conform_leaves_nothing_an_engine_that_killed_its_reaper_started(
 
 
 @linux
+def test_fuzz_leaves_nothing_an_engine_that_killed_its_reaper_started(
+        tmp_path: Path, pids: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # each engine kills its reaper at its third request and exits at its fourth: fuzz
+    # starts it again a few times, then gives up on it
+    rc = main(["fuzz", "--games", "1", "--variant", "puremco-d9", "--seed", "1", "--out",
+               str(tmp_path / "out"), "--impl", reaper_killer(tmp_path, pids, "later", 3)])
+    out = capsys.readouterr().out
+    assert rc == 1
+    assert "killed its parent, the harness's reaper" in out, out[-3000:]
+    assert len(recorded(pids)) >= 3
+    assert survivors(pids) == []
+
+
+@linux
 def test_the_sweep_after_a_killed_reaper_spares_the_other_engines_and_the_harness_own(
         tmp_path: Path, pids: Path) -> None:
     # two engines of one harness (as identify's threads run them): the first kills its
