@@ -306,12 +306,14 @@ class ChildProcess:
         """Whether a reaper is the program's parent (closing `control` ends them all)."""
         return self._control >= 0
 
-    def _reaper_swept(self) -> bool:
+    def _reaper_swept(self) -> str:
         """Tell the reaper to kill all (the end of what it reads), wait for it, and say
-        whether it swept: it says `end` once it has. One the program killed (its parent,
-        found by any program) says nothing: what it held, the program and a daemon
-        started under `env -i` and out of its session, is this process's now
-        (adopt_orphans), to sweep."""
+        how it ended: "swept" (it says `end` once it has), "killed" (ended without
+        saying it: the program killed it, its parent, which any program finds) or
+        "stuck" (running still: stopped by the program, SIGSTOP, and killed here with
+        the group). What a reaper that did not sweep held, the program and a daemon
+        started under `env -i` and out of its session, is this process's (adopt_orphans),
+        to sweep."""
         with contextlib.suppress(OSError):
             told = socket.socket(fileno=self._control)
             try:
@@ -322,11 +324,11 @@ class ChildProcess:
         try:
             os.set_blocking(self._control, False)
             said = os.read(self._control, 64)
-        except BlockingIOError:  # still running, stuck past KILL_WAIT: its own to end
-            return True
+        except BlockingIOError:
+            return "stuck"
         except OSError:
             said = b""
-        return said.startswith(b"end")
+        return "swept" if said.startswith(b"end") else "killed"
 
     def forget_control(self) -> None:
         """Close this process's end of the reaper's socket: the reaper then kills the
@@ -497,9 +499,9 @@ class ChildProcess:
         has exited: its children live on), reap it, and let go of the pipes."""
         if not self.killed:
             self.killed = True
-            swept = True
+            reaper = "swept"
             if self.reaped_by_parent():  # the reaper kills all, reaps them and exits
-                swept = self._reaper_swept()
+                reaper = self._reaper_swept()
                 self.forget_control()
             try:
                 if os.name == "posix":
@@ -522,8 +524,8 @@ class ChildProcess:
             with _LIVE_LOCK:
                 _LIVE.discard(self)
                 spared = {proc.popen.pid for proc in _LIVE}
-            if not swept:  # its reaper was killed: what it held is this process's now
-                self.parent_killed = True
+            if reaper != "swept":  # killed, or stopped: what it held is this process's
+                self.parent_killed = reaper == "killed"
                 sweep_adopted(spared)
         self.close_pipes()
 

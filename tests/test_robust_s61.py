@@ -109,6 +109,8 @@ REAPER_KILLER = textwrap.dedent("""
         f.write(f"{{os.getpid()}}\\n")
     if when == "first":
         os.kill(os.getppid(), signal.SIGKILL)
+    if when == "stop":  # the reaper stopped, not killed: it can sweep nothing
+        os.kill(os.getppid(), signal.SIGSTOP)
 
     def hook(n, request, answer):
         if n == k and when == "later":
@@ -147,6 +149,20 @@ def test_conform_leaves_nothing_an_engine_that_killed_its_reaper_started(
         assert rc == 1 and result["status"] == "crash", result
         assert result["message"].startswith(said), result["message"]
     assert len(recorded(pids)) >= 3  # the sleep, the daemon and the engine, each start
+    assert survivors(pids) == []
+
+
+@linux
+def test_conform_leaves_nothing_an_engine_that_stopped_its_reaper_started(
+        tmp_path: Path, pids: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # a stopped reaper (SIGSTOP) is still running when the harness has waited for it
+    # (KILL_WAIT): killed with the group, its adopted descendants were left running
+    rc = main(["conform", "--fixtures", str(FIXTURES), "--format", "json", "--impl",
+               reaper_killer(tmp_path, pids, "stop", 2), "-k", "basic-001", "--variant",
+               "pagat"])
+    [result] = json.loads(capsys.readouterr().out)["results"]
+    assert rc == 1 and result["status"] == "crash", result  # it exits at request 3
+    assert len(recorded(pids)) >= 3
     assert survivors(pids) == []
 
 
