@@ -90,11 +90,16 @@ def wrong_id(answer: JSON, rid: int, first_id: int) -> str:
     return f"{carries}: {why}"
 
 
-def crashed_before(kind: str, code: int | None, stdin: bool) -> str:
+def crashed_before(kind: str, code: int | None, stdin: bool,
+                   parent_killed: bool = False) -> str:
     """A program that ended (exit status `code`, None if still running) before answering
-    a `kind` request; `stdin`: found when the request could not be written to it."""
+    a `kind` request; `stdin`: found when the request could not be written to it;
+    `parent_killed`: it killed its parent, the harness's reaper, whose end was read as its."""
     said = ("closed its stdin while still running (the request found no reader)"
             if stdin and code is None else describe_exit(code))
+    if parent_killed:  # `code` is the reaper's: how the program itself ended is unknown
+        said = ("killed its parent, the harness's reaper (reaper.py, which kills what the "
+                "program leaves running when it ends), and was killed with what it started")
     # a program written to answer one request and exit (started again for each, it
     # fails every one): what a clean exit before an answer means
     clean = (" (a clean exit: the harness sends every request of the run to one process, "

@@ -462,6 +462,9 @@ def state_problems(ruleset: JSON | Rules, state: Any, *, dealt: bool = False,
     try:
         st, broken = decoded.read(rules, state, fingerprint(state))
     except codec.StateError as e:
+        off = _doubles_off_the_table(state) if e.clause == "TRAIN-1" else []
+        if off:  # no table's rule broken: a train the schema cannot bound (a seat past n)
+            return off
         text = str(e)
         # the place is named once, as `where`: "state.trains must have one train per
         # player (4), not 3" was told with the whole sentence as its place, and again
@@ -476,6 +479,21 @@ def state_problems(ruleset: JSON | Rules, state: Any, *, dealt: bool = False,
         out += [Problem("invariant", inv, msg)
                 for check in AFTER_DEAL.values() for inv, msg in check(st)]
     return out
+
+
+def _doubles_off_the_table(state: JSON) -> list[Problem]:
+    """The first train of a state's open_doubles or turn_doubles that its table has not
+    (train 7 at a table of two): a broken answer naming the field and the table's trains,
+    as for a legal answer's play on one (_off_the_table), not a table that breaks TRAIN-1.
+    [] where each is on the table (the codec's error is then some other)."""
+    trains = (len(state["hands"]), True)  # TRAIN-1: a train a seat, and the Mexican Train
+    for field in ("open_doubles", "turn_doubles"):
+        for i, train in enumerate(state.get(field) or ()):
+            if _int(train) and train >= trains[0]:
+                return [Problem("schema", f"{field}/{i} [state.schema.json#/$defs/train_ref]",
+                                f"names train {train}, which the table has not: its trains "
+                                f"are {trains_said(trains)}")]
+    return []
 
 
 def actions_problems(actions: Any, trains: tuple[int, bool] | None = None) -> list[Problem]:

@@ -240,6 +240,9 @@ class ChildProcess:
         if os.name == "posix":
             kwargs["start_new_session"] = True  # its own group, killed as one
         self.killed = False
+        self.parent_killed = False
+        """Its reaper was killed (by the program: only it holds the reaper's id) before
+        it swept: found by kill, which sweeps in its place."""
         # started, built and registered as one: an interrupt, or kill_all on another
         # thread, between the start and the registration left a process no one would kill
         # (and one while it is built would find it half made)
@@ -247,6 +250,8 @@ class ChildProcess:
             if os.name == "posix":  # what it starts is found by this, whatever its group
                 env = watchdog.tagged(env)
             self._control = -1  # the harness's end of its reaper's socket (none: -1)
+            if REAPS:
+                adopt_orphans()
             self.popen = self._start(list(argv), env, cwd, kwargs)
             _LIVE.add(self)
             if os.name == "posix":  # killed by the watchdog if the harness is killed outright
@@ -300,6 +305,30 @@ class ChildProcess:
     def reaped_by_parent(self) -> bool:
         """Whether a reaper is the program's parent (closing `control` ends them all)."""
         return self._control >= 0
+
+    def _reaper_swept(self) -> str:
+        """Tell the reaper to kill all (the end of what it reads), wait for it, and say
+        how it ended: "swept" (it says `end` once it has), "killed" (ended without
+        saying it: the program killed it, its parent, which any program finds) or
+        "stuck" (running still: stopped by the program, SIGSTOP, and killed here with
+        the group). What a reaper that did not sweep held, the program and a daemon
+        started under `env -i` and out of its session, is this process's (adopt_orphans),
+        to sweep."""
+        with contextlib.suppress(OSError):
+            told = socket.socket(fileno=self._control)
+            try:
+                told.shutdown(socket.SHUT_WR)
+            finally:
+                told.detach()
+        self.exit_code(KILL_WAIT)
+        try:
+            os.set_blocking(self._control, False)
+            said = os.read(self._control, 64)
+        except BlockingIOError:
+            return "stuck"
+        except OSError:
+            said = b""
+        return "swept" if said.startswith(b"end") else "killed"
 
     def forget_control(self) -> None:
         """Close this process's end of the reaper's socket: the reaper then kills the
@@ -470,9 +499,10 @@ class ChildProcess:
         has exited: its children live on), reap it, and let go of the pipes."""
         if not self.killed:
             self.killed = True
+            reaper = "swept"
             if self.reaped_by_parent():  # the reaper kills all, reaps them and exits
+                reaper = self._reaper_swept()
                 self.forget_control()
-                self.exit_code(KILL_WAIT)
             try:
                 if os.name == "posix":
                     # Until the leader is reaped (just below) its id, which is the group's,
@@ -493,6 +523,10 @@ class ChildProcess:
                 kill_escaped(self._pipes)
             with _LIVE_LOCK:
                 _LIVE.discard(self)
+                spared = {proc.popen.pid for proc in _LIVE}
+            if reaper != "swept":  # killed, or stopped: what it held is this process's
+                self.parent_killed = reaper == "killed"
+                sweep_adopted(spared)
         self.close_pipes()
 
     def stdin_unread(self) -> bool:
@@ -632,6 +666,78 @@ def kill_escaped(pipes: frozenset[str]) -> list[int]:
                     os.kill(pid, signal.SIGKILL)
                     killed.append(pid)
                 break
+    return killed
+
+
+_ADOPTING = 0
+"""The process that made itself a subreaper (adopt_orphans): a forked worker is not one."""
+PR_SET_CHILD_SUBREAPER = 36
+SWEEP_ROUNDS = 500
+"""Rounds of sweep_adopted at most (as the reaper's: each kills what it finds, and waits
+10 ms for what they started meanwhile); a round that finds nothing ends it."""
+
+
+def adopt_orphans() -> None:
+    """Make this process a subreaper (Linux), once: what an engine's descendants leave
+    when the engine has killed its own reaper, even under `env -i` and out of its
+    session, is then this process's child, where sweep_adopted finds it, not init's."""
+    global _ADOPTING
+    if os.getpid() == _ADOPTING:
+        return
+    _ADOPTING = os.getpid()
+    with contextlib.suppress(ImportError, OSError, AttributeError):
+        import ctypes
+
+        ctypes.CDLL(None, use_errno=True).prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
+
+
+def _processes() -> dict[int, tuple[int, int, bytes]]:
+    """Every process: {pid: (parent, session, state)}, from /proc/PID/stat."""
+    out: dict[int, tuple[int, int, bytes]] = {}
+    with contextlib.suppress(OSError):
+        for name in os.listdir("/proc"):
+            if not name.isdigit():
+                continue
+            try:
+                with open(f"/proc/{name}/stat", "rb") as f:
+                    fields = f.read().rsplit(b")", 1)[-1].split()
+                out[int(name)] = (int(fields[1]), int(fields[3]), fields[0])
+            except (OSError, IndexError, ValueError):  # gone meanwhile
+                continue
+    return out
+
+
+def sweep_adopted(spared: set[int]) -> list[int]:
+    """Kill and reap what this process adopted as a subreaper, and all below it: each
+    child out of this process's session but the reapers in `spared` (other engines') and
+    the watchdog. Its own children are in its session (workers) or are those (reapers,
+    the watchdog). In rounds, as a killed process's children are adopted once it ends."""
+    if os.getpid() != _ADOPTING:
+        return []
+    own, me = os.getsid(0), os.getpid()
+    spared = spared | {watchdog.running()}
+    killed: list[int] = []
+    for _ in range(SWEEP_ROUNDS):
+        table = _processes()
+        adopted = [pid for pid, (parent, sid, _) in table.items()
+                   if parent == me and sid != own and pid not in spared]
+        if not adopted:
+            return killed
+        below: dict[int, list[int]] = {}
+        for pid, (parent, _, _) in table.items():
+            below.setdefault(parent, []).append(pid)
+        todo = list(adopted)
+        while todo:
+            pid = todo.pop()
+            if table[pid][2] not in (b"Z", b"X"):
+                with contextlib.suppress(OSError):
+                    os.kill(pid, signal.SIGKILL)
+                    killed.append(pid)
+            todo += below.get(pid, ())
+        time.sleep(0.01)  # (a bound on nothing: each round looks again)
+        for pid in adopted:  # reaped: a zombie of ours holds its id
+            with contextlib.suppress(ChildProcessError):
+                os.waitpid(pid, os.WNOHANG)
     return killed
 
 

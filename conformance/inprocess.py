@@ -54,6 +54,7 @@ from mtrain.conformance.process import (
     given_up,
 )
 from mtrain.conformance.protocol import (
+    MAX_DIGITS,
     MAX_LINE,
     ProtocolError,
     check_refusal,
@@ -551,7 +552,15 @@ def bounded(answer: JSON) -> bytes | str:
         # each entry takes two bytes at least ("0,"): told without writing it out
         kind = "a list" if isinstance(value, list) else "a mapping"
         return f"{kind} of {len(value):,} entries"
-    line = encode(answer)
+    try:
+        line = encode(answer)
+    except ValueError:  # Python's own limit, in Python's words ("use sys.set_int_max_...")
+        huge = _huge_int(value, "")
+        if huge is None:
+            raise
+        raise ValueError(f"an integer of more than {MAX_DIGITS:,} digits, past the "
+                         f"{MAX_DIGITS:,} a message may hold (at {huge or 'its top'})"
+                         ) from None
     if len(line) - 1 > MAX_LINE:  # the newline aside
         return f"a value that makes an answer of {len(line) - 1:,} bytes of JSON"
     if b"null" in line and _has_float(answer.values()):  # orjson writes NaN as null
@@ -586,6 +595,25 @@ def _non_finite(value: Any, where: str) -> tuple[str, str] | None:
         place = f"{where}[{key}]" if type(value) is list else f"{where}.{key}" if where \
             else str(key)
         found = _non_finite(v, place)
+        if found is not None:
+            return found
+    return None
+
+
+_DIGITS_BOUND = 10 ** MAX_DIGITS
+
+
+def _huge_int(value: Any, where: str) -> str | None:
+    """The place of the first integer in `value` of more than MAX_DIGITS digits, which
+    no message may hold (protocol.MAX_DIGITS), or None."""
+    if type(value) is int:
+        return where if abs(value) >= _DIGITS_BOUND else None
+    pairs = value.items() if type(value) is dict else enumerate(value) \
+        if type(value) is list else ()
+    for key, v in pairs:
+        place = f"{where}[{key}]" if type(value) is list else f"{where}.{key}" if where \
+            else str(key)
+        found = _huge_int(v, place)
         if found is not None:
             return found
     return None

@@ -38,6 +38,7 @@ from __future__ import annotations
 
 import itertools
 import queue
+import re
 import shlex
 import threading
 import time
@@ -113,6 +114,11 @@ FAILURE_LIMIT = 10
 """Requests in a row whose failure killed the program (a crash, a timeout, a broken
 stream) before it is not started again: one that fails every request would otherwise
 cost a start, or a timeout, per request for the whole run."""
+
+
+_LEADING_ID = re.compile(rb'\A\s*\{\s*"id"\s*:\s*(\d{1,18})\s*[,}]')
+"""The id a line opens with, as an answer writes it, read from a line that is not JSON
+(nested past the bound, a NaN further on) when only its id is asked for."""
 
 
 class _Lost(Exception):
@@ -304,8 +310,9 @@ class ProcessImplementation:
                 continue
             try:
                 got = decode(line).get("id")
-            except ProtocolError:
-                got = None
+            except ProtocolError:  # a broken answer to a request written ahead is no stray
+                peeked = _LEADING_ID.match(line)
+                got = int(peeked[1]) if peeked else None
             if got == rid:
                 return
             if type(got) is int and got in outstanding:
@@ -686,7 +693,8 @@ class ProcessImplementation:
         not be written: a program still running had then closed its stdin, not its stdout."""
         code = proc.end()  # its stdout closed: nothing more comes of waiting (see end)
         self._drop(proc)
-        return ImplementationCrashed(crashed_before(kind, code, stdin), proc.stderr.tail())
+        return ImplementationCrashed(crashed_before(kind, code, stdin, proc.parent_killed),
+                                     proc.stderr.tail())
 
 
 def _orjson_writes(message: JSON, line: bytes) -> bool:

@@ -191,6 +191,7 @@ def _hold(engine: int, exited: int, control: int) -> None:
             statuses[engine] = os.waitpid(engine, 0)[1]
         statuses.update(_reap_all())
     _sweep(statuses)
+    _say(control, "end")  # swept: a reaper that ends without this was killed (child.py)
     _exit_as(statuses[engine])
 
 

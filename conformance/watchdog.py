@@ -48,6 +48,11 @@ SWEEPS = 20
 started meanwhile; a round that finds nothing ends it."""
 
 
+def running() -> int:
+    """The watchdog's pid, in this process (0: none started here)."""
+    return _pid
+
+
 def tagged(env: dict[str, str] | None) -> dict[str, str] | None:
     """The environment to start an engine with (`env`, or the harness's own if None): with
     this watchdog's token, which the engine's descendants keep; `env` as it is where no
