@@ -41,7 +41,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
-from mtrain.conformance.bracket_alone import bracketed, bracketed_entry
+from mtrain.conformance.bracket_alone import bracket_cut, bracketed, bracketed_entry
 from mtrain.conformance.draw_alone import OPTION as DRAW_RULE
 from mtrain.conformance.draw_alone import dry_draw_entry
 from mtrain.conformance.fixture import Expectation, Fixture
@@ -68,7 +68,7 @@ def legal_cut(ctx: Context, st: State, legal: Sequence[Action], got: Any,
         return None
     texts = tuple(sorted(action_text(codec.action_to_json(st, a)) for a in legal))
     exp = _cut(ctx, st, Expectation(variants=(), legal=texts), options)
-    if exp is None:
+    if exp is None or exp.legal is None:  # (every action the rule's: bracket_cut)
         return None
     aside, only = set(exp.own_actions), exp.only_actions
 
@@ -138,7 +138,12 @@ def _cut(ctx: Context, st: State, exp: Expectation, options: frozenset[str]
                      line=None, table=table_of(codec.state_to_json(st)), deal=None,
                      steps=(), expect=())
         if bracketed(options):
-            return bracketed_entry(exp, fx, ctx.declared, option_space(), options)
+            # judged whole where both ends give the answer; else, one's own train first
+            # alone, what its two ends agree on (bracket_cut: wagonway's own train first
+            # unless its marker is up had every answer that read it set aside)
+            return (bracketed_entry(exp, fx, ctx.declared, option_space(), options)
+                    or bracket_cut(exp, fx, ctx.declared, option_space(), options,
+                                   sent=ctx.rs))
         (option,) = options
         return CUTS[option](exp, fx, ctx.declared, option_space(), sent=ctx.rs)
     except codec.StateError:  # a table only its own rules reach: not judged, as before
