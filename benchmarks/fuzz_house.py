@@ -35,8 +35,9 @@ SPREAD = ("wagonway", "dandy", "drover", "tanker", "tenwheeler", "hump", "flagst
           "caboose", "layover", "yardmaster", "interlock", "brakeman")
 
 
-def set_aside(engine: Engine, games: int, seed: int) -> tuple[int, int, list[str]]:
-    """(answers, answers set aside, findings' signatures) of a run with the bugs off."""
+def set_aside(engine: Engine, games: int, seed: int) -> tuple[int, int, int, list[str]]:
+    """(answers, answers set aside, answers that read a rule of its own and were judged
+    by a cut, findings' signatures) of a run with the bugs off."""
     with tempfile.TemporaryDirectory(prefix="mtrain-fh-") as out:
         done = subprocess.run(
             [sys.executable, "-m", "mtrain", "fuzz", *engine.target(fixed=True), "--rules",
@@ -47,6 +48,7 @@ def set_aside(engine: Engine, games: int, seed: int) -> tuple[int, int, list[str
                          f"{done.stderr.strip()[-300:]}")
     report: dict[str, Any] = json.loads(done.stdout)
     return (report["answered"], sum(report["not_judged"].values()),
+            sum(report["judged_by_cut"].values()),
             [f["signature"] for f in report["findings"]])
 
 
@@ -65,15 +67,18 @@ def main() -> int:
         if engine.name not in names or "other" not in engine.truth.values():
             continue
         games = args.games or max(4, engine.games)
-        answered = aside = 0
+        answered = aside = cut = 0
         found: list[str] = []
         for seed in (int(s) for s in args.off_seeds.split(",")):
-            n, m, f = set_aside(engine, games, seed)
-            answered, aside, found = answered + n, aside + m, found + f
+            n, m, c, f = set_aside(engine, games, seed)
+            answered, aside, cut, found = answered + n, aside + m, cut + c, found + f
         false += len(found)
         share = 100 * aside / answered if answered else 0.0
+        # of the answers that read a rule of its own, those set aside (the rest judged)
+        own = 100 * aside / (aside + cut) if aside + cut else 0.0
         line = (f"{engine.name}: {games} games, bugs off: {aside:,} of {answered:,} answers "
-                f"set aside ({share:.2f} %), {len(found)} false findings"
+                f"set aside ({share:.2f} %; {own:.0f} % of the {aside + cut:,} that read a "
+                f"rule of its own), {len(found)} false findings"
                 + (f" ({', '.join(sorted(set(found)))})" if found else ""))
         if not args.no_bugs and engine.fuzz:
             runs = [first_games(engine, games, int(s)) for s in args.seeds.split(",")]
