@@ -111,13 +111,14 @@ docstring): the follow-up's house rules are not all between its ends."""
 
 
 def bracket_cut(exp: Expectation, fx: Fixture, rs: Ruleset, space: Space,
-                named: Set[str]) -> Expectation | None:
+                named: Set[str], sent: Ruleset | None = None) -> Expectation | None:
     """`exp` with what its two ends disagree on left to the engine, where the entry reads
     CUT alone of the rules `rs` plays its own way and the rest holds under each known
-    value; None otherwise."""
+    value; None otherwise. `sent`: the rule set the engine is sent (release_entry's; fuzz
+    sends its stand-in)."""
     if set(named) != {CUT}:
         return None
-    cut = release_entry(exp, fx, rs, space, option=CUT)
+    cut = release_entry(exp, fx, rs, space, sent, option=CUT)
     if cut is None or cut.legal is None or not set(cut.legal) <= set(cut.own_actions):
         return cut
     # every action the entry lists is the rule's (first-022: a draw under one end, two

@@ -12,7 +12,7 @@ from typing import Any
 
 from mtrain.conformance.adapter import JSON, Refused, RefusedSetup
 from mtrain.conformance.answers import Problem, actions_problems, identical
-from mtrain.conformance.fuzz import own_doubles, own_release, own_rules, scoring
+from mtrain.conformance.fuzz import own_doubles, own_mexican, own_release, own_rules, scoring
 from mtrain.conformance.fuzz.asking import (
     UNSUPPORTED,
     Session,
@@ -160,6 +160,8 @@ def play_step(session: Session, ctx: Context, pos: Position, res: GameResult,
             # decides, as conform cuts it, the stand-in's own answer too (it was counted
             # set aside where the bracket judges it); else set aside
             found = own_release.legal_cut(ctx, st, legal, answer, own_legal)
+            if found is None:  # or who may open the Mexican Train, its plays there aside
+                found = own_mexican.legal_cut(ctx, st, legal, answer, own_legal)
             if found is None:
                 res.not_judged(own_legal)
                 if not same_actions(action_keys(st, legal), answer):
@@ -227,6 +229,9 @@ def play_step(session: Session, ctx: Context, pos: Position, res: GameResult,
         # where only a release of its own was read: judged if every known release
         # refuses the action, by any clause one of them names (conform's cut)
         by = own_release.refusal_cut(ctx, st, text, wants, own) if own else None
+        mexican = by is None and own_mexican.applies(ctx, own)  # (conform has no such cut)
+        if mexican:
+            by = own_mexican.refusal_cut(ctx, st, legal, bad_json, wants, own)
         if by is not None:
             wants = by
             res.judged_by_cut(own)
@@ -235,7 +240,8 @@ def play_step(session: Session, ctx: Context, pos: Position, res: GameResult,
             if accepted:
                 res.differs(ctx, own)
             continue
-        res.record(compare_refusal(ctx, st, text, wants, accepted, named, error),
+        judged = compare_refusal(ctx, st, text, wants, accepted, named, error)
+        res.record(read_own(judged, own) if mexican else judged,
                    pos.probe("refused", text, clause), round_no, step, n)
         if fatal(error, res):
             return False
