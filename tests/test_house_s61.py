@@ -10,6 +10,11 @@ tie (`tie_rule: other`).
   seat_alone.dealt_entry. Now a deal whose rest every known starting seat deals alike is
   judged but for its seat and starter (own_rules.rest_alone): a deal that misplaces a
   tile is found.
+- conform set aside whole a table played to its end and the next round dealt where both
+  the starting seat and the scoring (or the blank values, or the tie rule) were one's
+  own, though each alone let it run cut (seat_alone.dealt_entry, round_end_alone): neither
+  cut took the other's option. It runs now cut of both (seat_worth_alone): dolly's
+  points-003, not applicable before, passes, and a next deal that forgets the out fails.
 
 The engines here are the reference in process, playing a known value whatever the
 request's rule set says in its place: a rule of its own to the harness, told `other`.
@@ -57,8 +62,9 @@ class MisdealsOneTile(HeaviestTileLeads):
     """A planted bug in the deal, apart from who starts: seat 0's first tile and the
     boneyard's first change places (DEAL-1: hands come from the order's front)."""
 
-    def deal(self, ruleset: JSON, players: int, round: int, order: list[str]) -> JSON:
-        st = super().deal(ruleset, players, round, order)
+    def deal(self, ruleset: JSON, players: int, round: int, order: list[str],
+             draw: list[list[str]] | None = None) -> JSON:
+        st = super().deal(ruleset, players, round, order, draw)
         hand, pile = st["hands"][0], st["boneyard"]
         if hand and pile:
             hand[0], pile[0] = pile[0], hand[0]
@@ -91,3 +97,53 @@ def test_a_deal_under_a_starting_seat_of_ones_own_is_judged_but_for_its_seat(
     signatures = [f["signature"] for f in buggy["findings"]]
     assert "deal: hands" in signatures, signatures
     assert all(s.startswith("deal") for s in signatures), signatures
+
+
+OWN_START_AND_WORTH = """name: own-start-and-worth
+base: puremco
+options:
+  follow_up: anywhere
+  starting_seat: other
+  scoring: other
+"""
+
+
+class HeaviestTileLeadsAndWinnerScores(Plays):
+    """Its start: the heaviest tile dealt leads (SEAT-6); its scoring: the one who goes out
+    scores the others' hands (SCORE-6). The stand-ins play other known values."""
+
+    OWN = (("starting_seat", "heaviest-in-hand"), ("scoring", "positive"))
+
+
+class ForgetsTheOut(HeaviestTileLeadsAndWinnerScores):
+    """A planted bug past both rules: going out does not count in `outs` (END-1: the
+    player who plays their last tile has gone out, and the match counts it)."""
+
+    def apply(self, ruleset: JSON, state: JSON, action: JSON) -> JSON:
+        after = super().apply(ruleset, state, action)
+        if after.get("phase") == "over" and after["result"]["winner"] is not None:
+            after = {**after, "outs": list(state["outs"])}
+        return after
+
+
+def _conform(adapter: str, fixture: str, tmp_path: Path,
+             capsys: pytest.CaptureFixture[str]) -> dict[str, Any]:
+    rules = tmp_path / "own-start-and-worth.yaml"
+    rules.write_text(OWN_START_AND_WORTH, encoding="utf-8")
+    capsys.readouterr()
+    main(["conform", "--adapter", f"{__file__}:{adapter}", "--rules", str(rules), "-k",
+          fixture, "--situations", "0", "--format", "json"])
+    report: dict[str, Any] = json.loads(capsys.readouterr().out)
+    return report
+
+
+def test_a_next_deal_runs_under_a_starting_seat_and_a_scoring_of_ones_own(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """points-003 (round 2 gone out, round 3 dealt on [10-10], the out counted): each rule
+    of one's own alone let it run, both together set it aside (not applicable). Now it
+    runs cut of both: the honest engine passes it, the one that forgets the out fails."""
+    honest = _conform("HeaviestTileLeadsAndWinnerScores", "points-003", tmp_path, capsys)
+    assert [r["status"] for r in honest["results"]] == ["pass"], honest["results"]
+    buggy = _conform("ForgetsTheOut", "points-003", tmp_path, capsys)
+    assert [r["status"] for r in buggy["results"]] == ["fail"], buggy["results"]
+    assert "outs" in buggy["results"][0]["message"], buggy["results"][0]["message"]
