@@ -23,6 +23,8 @@ request's rule set says in its place: a rule of its own to the harness, told `ot
 from __future__ import annotations
 
 import json
+import shlex
+import shutil
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -147,3 +149,27 @@ def test_a_next_deal_runs_under_a_starting_seat_and_a_scoring_of_ones_own(
     buggy = _conform("ForgetsTheOut", "points-003", tmp_path, capsys)
     assert [r["status"] for r in buggy["results"]] == ["fail"], buggy["results"]
     assert "outs" in buggy["results"][0]["message"], buggy["results"][0]["message"]
+
+
+DOLLY = Path(__file__).parent / "examples" / "js" / "dolly_engine.js"
+NODE = shutil.which("node")
+
+
+@pytest.mark.skipif(NODE is None, reason="node is not installed: dolly is a JavaScript engine")
+def test_dolly_its_next_deal_runs_and_its_deals_are_judged(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """dolly itself, bugs off: points-003 runs and passes (not applicable before), and
+    fuzz's two games judge its deals but for the seat (set aside before)."""
+    command = shlex.join([NODE or "node", str(DOLLY)])
+    rules = str(DOLLY.with_name("dolly-rules.yaml"))
+    capsys.readouterr()
+    main(["conform", "--impl", command, "--rules", rules, "-k", "points-003",
+          "--situations", "0", "--format", "json"])
+    report: dict[str, Any] = json.loads(capsys.readouterr().out)
+    assert [(r["fixture"], r["status"]) for r in report["results"]] == [("points-003", "pass")]
+    main(["fuzz", "--impl", command, "--rules", rules, "--games", "2", "--seed", "1",
+          "--json", "--out", str(tmp_path / "fuzz")])
+    fuzzed: dict[str, Any] = json.loads(capsys.readouterr().out)
+    assert fuzzed["findings"] == []
+    assert fuzzed["judged_by_cut"].get("starting_seat", 0) >= 2, fuzzed["judged_by_cut"]
+    assert "starting_seat" not in fuzzed["not_judged"], fuzzed["not_judged"]
