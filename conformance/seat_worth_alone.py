@@ -1,18 +1,21 @@
 """A round's end, then the next deal, under a starting seat and a scoring of one's own.
 
-Each cut alone runs its entry: under `starting_seat: other` a table played to its end and
-the next round dealt runs without the deal's seat and starter (seat_alone.dealt_entry),
-and under a scoring, blank values or tie rule of one's own a fixture whose steps end a
-round runs without what the end is worth (round_end_alone). But `applies` names both
-options for such an entry where both are one's own, and neither cut took the other's
-option: the entry was not applicable whole. dolly (tests/examples/js/dolly_engine.js:
-the heaviest hand leads, a tile tax on each tile left in hand) had points-003 (round 3
-dealt on [10-10], the round gone out counted in `outs`) set aside so, though each rule
-alone let it run. So where `applies` names the starting seat and round-end options alone,
-the entry runs cut of both (its worth, and the next deal's seat and starter), where the
-reference, playing it under each known value of each in turn (the rule set's other
-values kept), holds the cut entry each time: a starting seat whose rules refuse the next
-deal itself (the highest draw, with no draw given) cannot have dealt it and is left out.
+Each cut alone runs its entry: under `starting_seat: other` a table played to its end
+and the next round dealt runs without the deal's seat and starter
+(seat_alone.dealt_entry), and under a scoring, blank values or tie rule of one's own a
+fixture whose steps end a round runs without what the end is worth (round_end_alone).
+But `applies` names both options for such an entry where both are one's own, and neither
+cut took the other's option: the entry was not applicable whole. dolly
+(tests/examples/js/dolly_engine.js: the heaviest hand leads, a tile tax on each tile
+left in hand) had points-003 (round 3 dealt on [10-10], the round gone out counted in
+`outs`) set aside so, though each rule alone let it run (ballast,
+tests/examples/ballast_engine.py, with both its own too: 110 not applicable, 100 now,
+the ten run passing). So where `applies` names the starting seat and round-end options
+alone, the entry runs cut of both (its worth, and the next deal's seat and starter),
+where the reference, playing it under each known value of each in turn (the rule set's
+other values kept), holds the cut entry each time: a starting seat whose rules refuse
+the next deal itself (the highest draw, with no draw given) cannot have dealt it and is
+left out.
 """
 
 from __future__ import annotations
