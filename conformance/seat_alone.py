@@ -65,7 +65,7 @@ def dealt_entry(exp: Expectation, fx: Fixture, rs: Ruleset, space: Space) -> Exp
     table whose last step deals the next round (`next-round`) is such an entry too: the
     state it expects is that deal's (fuzz writes one for a deal asked after the request
     before it, gantry's markers kept from the last table)."""
-    if rs["starting_seat"] != OTHER or not (_dealt(fx) or _next_round(fx)):
+    if rs["starting_seat"] != OTHER or not (_dealt(fx) or next_round_last(fx)):
         return None
     if exp.refused_setup is not None or not set(exp.state) - set(SEAT_FIELDS):
         return None
@@ -82,7 +82,7 @@ def _dealt(fx: Fixture) -> bool:
     return fx.deal is not None and not fx.steps and "draw" not in fx.deal
 
 
-def _next_round(fx: Fixture) -> bool:
+def next_round_last(fx: Fixture) -> bool:
     """A table played to its round's end, then the next round dealt: its one `next-round`
     step is the last."""
     return (fx.table is not None and bool(fx.steps) and is_next_round(fx.steps[-1])

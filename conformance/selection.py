@@ -28,6 +28,7 @@ from mtrain.conformance.partition import OWN_TABLE, applies, stand_in
 from mtrain.conformance.release_alone import ONLY_RELEASE, release_entry
 from mtrain.conformance.round_end_alone import only_round_end, round_end_entry
 from mtrain.conformance.seat_alone import dealt_entry, seat_entry, table_entry
+from mtrain.conformance.seat_worth_alone import seat_and_round_end, seat_worth_entry
 from mtrain.conformance.step_alone import named_options, own_steps_entry
 from mtrain.conformance.table_alone import own_table_entry
 from mtrain.conformance.traced import never_reached
@@ -571,6 +572,8 @@ def entry_for(fx: Fixture, rs: Ruleset, space: Space, values: dict[str, str] | N
                 seat = dealt_entry(exp, fx, rs, space) or table_entry(exp, fx, rs, space)
             elif seat is None and only_round_end(why):
                 seat = round_end_entry(exp, fx, rs, space)  # all but what the end is worth
+            elif seat is None and seat_and_round_end(why):
+                seat = seat_worth_entry(exp, fx, rs, space)  # its worth, the next seat aside
             elif seat is None and only_match_length(why):
                 seat = match_end_entry(exp, fx, rs, space)  # the winners once it is over
             elif seat is None and why == ONLY_BLOCKED:

@@ -3,7 +3,7 @@
 switchback, siding, tenwheeler, pullman, tender, viaduct, ballast, trestle, layover,
 marshal, sleeper, tramway, dispatcher, coaling, gandy; turntable, signalbox, semaphore,
 interlock, coupling and flagstop in process; tortoise, gondola, hopper, reefer, hostler,
-handcar and reachstacker, in JavaScript for node; bogie, trolley and tipper, in C,
+handcar, reachstacker and dolly, in JavaScript for node; bogie, trolley and tipper, in C,
 compiled by gcc; dandy and waybill, in Perl 5; drover, tanker and wagonway, in Java 17,
 compiled by javac; gantry and wye, in C++17, compiled by g++; flatcar, ballbridge, brakeman and
 stevedore, in Rust, compiled by rustc; and bogey, in Tcl 8.6, run by tclsh): house rules,
@@ -2220,6 +2220,48 @@ WAGONWAY = Engine(
     games=4,
     java=True,
 )
+DOLLY = Engine(
+    "dolly",
+    # in JavaScript for node, a club's app: double-11 for 3 to 7 players with a table of
+    # its own (13, 11, 10, 9, 8), pagat's doubles, the engine set aside, and three house
+    # rules no known value describes: the heaviest hand dealt leads (`starting_seat:
+    # other`), each tile left in hand costs its pips plus 5 (`scoring: other`), of equal
+    # lowest totals the lightest last hand wins (`tie_rule: other`). Session 61: bugs
+    # off, 1,261 results pass, 27 not applicable (17 its start: a deal's seat alone, or a
+    # draw its rules never take; 4 its scoring: blocked scores alone; 1 both rules of a
+    # match's end; 5 tables set-aside single-tile rules never reach); with the bugs on
+    # 612 fail, each charged to its clause (TURN-1 574, DBL-1 21, MARK-3 17). points-003
+    # (a round gone out, the next dealt) ran under either rule of its own alone but not
+    # both (seat_worth_alone): 1,262 run now. Fuzz (12 games, seed 1) finds the three
+    # bugs and nothing else; with them off none, and its 11 deals, set aside whole under
+    # its own start, are judged but for the seat and starter (own_rules.rest_alone).
+    # Identify (65 s off, at load 5): nothing sure and wrong, the set, table and
+    # procedure measured, its three `other` found, "declared rules agree". On (650 CPU s,
+    # the corpus explored afresh, load 10 to 15): nothing sure and wrong; doubles
+    # `ordinary` likely (margin 3: bug 3 ends the turn at a Mexican double),
+    # own_train_first "contradicted (or required)" (bug 1's draws), the rest as declared
+    shows={"draw-anyway": r"^legal actions not allowed by the rules: draw$"
+                          r"|^`draw` was accepted; the rules refuse it \(TURN-1\)$",
+           # (also where a diagnosis names the step the state departed at: a draw then
+           # offered is the first bug's, the departure this one's)
+           "sticky-marker": r"marked: expected \[[\d, ]*\], got \[[\d, ]*\]",
+           "double-ends-turn": r"phase: expected follow, got start"
+                               r"|^turn_doubles: expected \['mexican'\], got \[\]$"},
+    fuzz={"draw-anyway": r"^allows draw \(TURN-1\)$", "sticky-marker": r"^after play: marked$",
+          "double-ends-turn": r"^after play: turn_doubles$"},
+    found=(),
+    least=1200,
+    truth={"tile_set": "double-11", "hand_sizes": "custom", "engine_procedure": "set-aside",
+           "starting_seat": "other", "first_turn": "single", "mexican_first_turn": "anyone",
+           "own_train_first": "not-required", "doubles": "open", "follow_up": "anywhere",
+           "double_order": "oldest-first", "uncoverable_double": "stays-open",
+           "marker_removal": "owner-plays-own", "draw_rule": "draw-one",
+           "blocked_round": "full-round-of-passes", "scoring": "other",
+           "blank_values": "face", "tie_rule": "other"},
+    charged={"draw-anyway": "TURN-1", "sticky-marker": "MARK-3", "double-ends-turn": "DBL-1"},
+    games=12,
+    node=True,
+)
 ENGINES = [CANTINA, SIXES, RAILYARD, SHED, NINEPINS, CABOOSE, JUNCTION, ROUNDHOUSE, HUMP,
            TANDEM, SWITCHBACK, TURNTABLE, SIGNALBOX, SIDING, SEMAPHORE, INTERLOCK, TENWHEELER,
            COUPLING, PULLMAN, FLAGSTOP, TENDER, VIADUCT, BALLAST, TRESTLE, LAYOVER, MARSHAL,
@@ -2266,7 +2308,9 @@ ENGINES = [CANTINA, SIXES, RAILYARD, SHED, NINEPINS, CABOOSE, JUNCTION, ROUNDHOU
                RUSTC is None, reason="rustc is not installed: stevedore is a Rust engine")),
            pytest.param(WAGONWAY, id=WAGONWAY.name, marks=pytest.mark.skipif(
                JAVAC is None or JAVA is None,
-               reason="javac or java is not installed (a JDK 17): wagonway is a Java engine"))]
+               reason="javac or java is not installed (a JDK 17): wagonway is a Java engine")),
+           pytest.param(DOLLY, id=DOLLY.name, marks=pytest.mark.skipif(
+               NODE is None, reason="node is not installed: dolly is a JavaScript engine"))]
 
 
 def conform(target: list[str], rules: str, tmp_path: Path) -> dict[str, Any]:

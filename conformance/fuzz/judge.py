@@ -90,6 +90,8 @@ from mtrain.spec.notation import MEXICAN, FixtureError, action_json, action_text
 STATE_FIELDS = ("engine", "engine_placed", "phase", "seat", "starter", "hands", "trains",
                 "marked", "boneyard", "open_doubles", "turn_doubles", "first_turns", "drawn",
                 "passes", "scores", "outs")
+REST_FIELDS = tuple(f for f in STATE_FIELDS if f not in SEAT_FIELDS)
+"""A dealt state's fields that a starting seat of one's own does not pick."""
 END_FIELDS = ("phase", "scores", "outs")
 """After the step that ends a round: what the rules determine (with the result)."""
 PRIMARY = ("hands", "trains", "boneyard", "drawn", "result", "open_doubles", "turn_doubles",
@@ -310,12 +312,14 @@ def _minimal(want: JSON) -> dict[str, Any]:
 
 def compare_deal(ctx: Context, want: JSON, got: Any, error: BaseException | None,
                  problems: list[Problem] | None = None, judged: bool = True,
-                 seat_only: bool = False) -> list[Disagreement]:
+                 seat_only: bool = False, rest_only: bool = False) -> list[Disagreement]:
     """The dealt state: the reference's `want`, the implementation's `got` (or a failure in
     `error`); `problems`: got's, if known. Not `judged` (rules of one's own decide the
     deal): only a failure or a broken state is a finding. `seat_only`: an engine
     procedure of one's own deals the rest (own_rules.seat_alone), only the seat and the
-    starter are compared, charged to the starting seat's clause."""
+    starter are compared, charged to the starting seat's clause. `rest_only`: a starting
+    seat of one's own picks those two (own_rules.rest_alone), every other field is
+    compared."""
     clauses = tuple(seat_clauses(ctx) if seat_only else deal_clauses(ctx))
     if error is not None:
         sig, message = failure("deal", error)
@@ -323,7 +327,8 @@ def compare_deal(ctx: Context, want: JSON, got: Any, error: BaseException | None
     if problems is None:
         problems = state_problems(ctx.rules, got, dealt=True)
     expect, messages = differences(want, got, ctx.max_pip,
-                                   SEAT_FIELDS if seat_only else STATE_FIELDS)
+                                   SEAT_FIELDS if seat_only
+                                   else REST_FIELDS if rest_only else STATE_FIELDS)
     if problems:
         sig, texts = _problems("dealt state", problems)
         return [Disagreement(sig, texts, expect or _minimal(want), (), clauses)]

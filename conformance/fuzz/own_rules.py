@@ -42,7 +42,8 @@ from mtrain.conformance.divergence import ROUND_END, WORTH
 from mtrain.conformance.fixture import Expectation, Fixture
 from mtrain.conformance.fuzz.rulesets import Context
 from mtrain.conformance.own_checks import engine_of_its_own
-from mtrain.conformance.seat_alone import SEAT_FIELDS, seat_entry, whole_pool
+from mtrain.conformance.seat_alone import SEAT_FIELDS, dealt_entry, seat_entry, whole_pool
+from mtrain.conformance.state_compare import state_view
 from mtrain.conformance.traced import Log, TracedReference, TracedRules, TracedRuleset
 from mtrain.reference import codec
 from mtrain.reference.deal import deal_pool, match_winners
@@ -279,6 +280,38 @@ def seat_alone(ctx: Context, deal: dict[str, Any], want: dict[str, Any],
                  line=None, table=None, deal=deal, steps=(), expect=())
     exp = Expectation(variants=(), state={k: want[k] for k in SEAT_FIELDS})
     return seat_entry(exp, fx, ctx.declared, option_space(), less_engine=True) is not None
+
+
+def rest_alone(ctx: Context, deal: dict[str, Any], want: dict[str, Any],
+               own: tuple[str, ...]) -> bool:
+    """True where all of `deal` (the reference's, in `want`) but its seat and starter is
+    the rules' though the deal read `own`: a starting seat of one's own is the only such
+    option, and every known starting seat the other rules allow deals the rest alike
+    (seat_alone.dealt_entry, as conform decides it for a deal fixture). Without it, a
+    deal under `starting_seat: other` went unjudged whole: hands dealt wrong passed every
+    fuzz run of dolly (tests/examples/js/dolly_engine.js), whose heaviest hand leads."""
+    if own != ("starting_seat",) or "starting_seat" not in ctx.unknown or "draw" in deal:
+        return False
+    fx = Fixture(id="fuzz-deal", description="", clauses=(), source=(), path="<fuzz>",
+                 line=None, table=None, deal=deal, steps=(), expect=())
+    exp = Expectation(variants=(), state=dealt_state(want))
+    return dealt_entry(exp, fx, ctx.declared, option_space()) is not None
+
+
+def dealt_state(want: JSON) -> dict[str, Any]:
+    """A dealt state (JSON) as a fixture's `state` writes it, every field but the seat
+    and starter (judge.differences writes a field that differs so)."""
+    view = state_view(want)
+    trains: dict[Any, list[str]] = {i: list(t["tiles"]) for i, t in enumerate(want["trains"])}
+    trains["mexican"] = list(want["mexican"]["tiles"])
+    state: dict[str, Any] = {
+        "hands": {i: list(h) for i, h in enumerate(want["hands"])}, "trains": trains,
+        "boneyard": list(want["boneyard"]), "marked": view["marked"],
+        "first_turns": view["first_turns"]}
+    for key in ("engine", "engine_placed", "phase", "open_doubles", "turn_doubles", "drawn",
+                "passes", "scores", "outs"):
+        state[key] = want[key]
+    return state
 
 
 _SPACE: list[Space] = []

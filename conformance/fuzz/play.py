@@ -160,11 +160,16 @@ def _round(session: Session, ctx: Context, plan: GamePlan, res: GameResult,
         else:
             # an engine procedure of one's own may leave the seat and starter the rules'
             seat = bool(own) and own_rules.seat_alone(ctx, deal_spec, dealt, own)
-            found = compare_deal(ctx, dealt, got, error, problems, judged=seat or not own,
-                                 seat_only=seat)
+            # a starting seat of one's own may leave the rest of the deal the rules'
+            rest = bool(own) and not seat and own_rules.rest_alone(ctx, deal_spec, dealt, own)
+            found = compare_deal(ctx, dealt, got, error, problems,
+                                 judged=seat or rest or not own, seat_only=seat,
+                                 rest_only=rest)
             res.record(found, Probe("deal", plan.variant, deal=deal_spec, before=before),
                        round_no, 0, n)
-            if own and not found and not seat:  # (a seat judged alone is judged)
+            if rest:
+                res.judged_by_cut(own)  # all but its seat and starter
+            if own and not found and not (seat or rest):  # (a part judged alone is judged)
                 res.not_judged(own)
     if fatal(error, res):
         return None

@@ -317,6 +317,8 @@ class Judge:
         # starter included, only a failure or a broken state (gondola's round 16 dealt
         # with [15-15]: "did not show again" while the deal was no question at all)
         seat = bool(own) and own_rules.seat_alone(ctx, probe.deal or {}, want, own)
+        rest = bool(own) and not seat and own_rules.rest_alone(ctx, probe.deal or {}, want,
+                                                                own)
         try:
             got = {**deal_with_draw(self.impl, ctx.rj, players, round_no, order, draw), **extra}
             error = None
@@ -324,8 +326,8 @@ class Judge:
             got, error = None, e
         problems = (own_rules.problems(ctx, got, dealt=True)
                     if own and error is None else None)
-        return compare_deal(ctx, want, got, error, problems, judged=seat or not own,
-                            seat_only=seat)
+        return compare_deal(ctx, want, got, error, problems, judged=seat or rest or not own,
+                            seat_only=seat, rest_only=rest)
 
     def _next(self, ctx: Context, probe: Probe) -> list[Disagreement] | None:
         """The next round dealt after the probe's steps end the round of its table, as
