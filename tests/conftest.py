@@ -647,10 +647,13 @@ def _cpu_table(terminalreporter: pytest.TerminalReporter, path: str) -> None:
 
 def _costliest(terminalreporter: pytest.TerminalReporter) -> None:
     """Where the run's CPU went, in a few lines of every run's log (a CI log then says
-    which files grew; the tests over budget alone did not): the costliest files' CPU
-    seconds, a session fixture's charged to the test that first asked for it."""
-    from cpu_weights import COSTLIEST, costliest_files
+    which files and tests grew; the tests over budget alone did not): the costliest tests'
+    and files' CPU seconds, a session fixture's charged to the test that first asked."""
+    from cpu_weights import COSTLIEST, COSTLIEST_TESTS, costliest_files, costliest_tests
 
+    terminalreporter.section(f"CPU seconds of the {COSTLIEST_TESTS} costliest tests")
+    for line in costliest_tests(_cpu, _wall):
+        terminalreporter.write_line(line)
     terminalreporter.section(f"CPU seconds of the {COSTLIEST} costliest test files")
     for name, cpu, count in costliest_files(_cpu):
         terminalreporter.write_line(f"{cpu:8.2f} s {count:5d} tests  {name}")

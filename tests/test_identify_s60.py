@@ -30,6 +30,8 @@ from typing import Any
 
 import pytest
 import z3
+from test_identify_s59 import _hand_worth as worth
+from test_identify_s59 import _Scorer as Scorer  # an engine's `score` alone, penalty
 
 from mtrain.conformance.fixture import FIXTURE_ROOT, Expectation, load_corpus
 from mtrain.conformance.identify import additive, shared
@@ -49,22 +51,6 @@ SCORED = Expectation(variants=(), result={"end": "domino", "scores": [0, 26, 37]
 # bone12-007's round gone out: seat 0 out, two tiles in each other hand
 TWO_TILES = {"hands": [[], ["7-3", "14-2"], ["9-4", "13-11"]], "boneyard": ["1-0", "6-6"],
              "drawn": None, "result": {"end": "domino", "winner": 0}}
-
-
-def worth(hand: list[str]) -> int:
-    return sum(pips(t) for t in hand)
-
-
-class Scorer:
-    """An engine's `score` alone: penalty, each hand counted by `count`."""
-
-    def __init__(self, count: Callable[[list[str]], int]) -> None:
-        self.count = count
-        self.asked = 0
-
-    def score(self, ruleset: Any, state: Any, winner: int | None) -> list[int]:
-        self.asked += 1
-        return [0 if s == winner else self.count(h) for s, h in enumerate(state["hands"])]
 
 
 def bound(count: Callable[[list[str]], int], table: Any = TWO_TILES) -> bool:

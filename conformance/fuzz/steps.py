@@ -418,15 +418,8 @@ def _effect(ctx: Context, st: State, act: JSON, before: JSON, got: Any) -> JSON 
     until a tile fits) was set aside whole, though a draw takes the boneyard's first tile
     into the hand under every draw rule. None where a rule of its own decides the effect,
     the move is none on this table, or the round ends (scoring.round_worth asks that)."""
-    try:
-        action = codec.action_from_json(st, act)
-    except (codec.StateError, ValueError, KeyError, TypeError):
-        return None
-    if action.kind == "play" and not (
-            st.hands[st.seat] & BIT[action.tile]
-            and OTHER_END[action.tile][st.ends[action.train]] >= 0):
-        return None
-    if action.kind == "draw" and not st.boneyard:
+    action = _move_on(st, act)
+    if action is None or (action.kind == "draw" and not st.boneyard):
         return None
     nxt, read = own_rules.step(ctx, st, action, perform)
     want = codec.state_to_json(nxt)
@@ -451,9 +444,9 @@ def _their_end(session: Session, ctx: Context, pos: Position, res: GameResult, p
     round_no, step = at
     n, final = pos.st.players, pos.cur
     judge_score(session, ctx, res, replace(probe, kind="score"), final, round_no, step, n,
-           own, refused, final)
-    judge_winners(session, ctx, res, replace(probe, kind="winners"), pos.st, final, round_no,
-             step, n, rng, (tuple(own), refused))
+                own, refused, final)
+    judge_winners(session, ctx, res, replace(probe, kind="winners"), pos.st, final,
+                  round_no, step, n, rng, (tuple(own), refused))
 
 
 def _carried_out(st: State, act: JSON) -> JSON | None:
@@ -461,6 +454,18 @@ def _carried_out(st: State, act: JSON) -> JSON | None:
     move the reference's stand-in refuses, only its own rules allowing it): what it does to
     the hands and trains is no rule's but the tile's (TRAIN-2). None where it is no move
     on this table (a tile not in the mover's hand, or matching no end of the train)."""
+    action = _move_on(st, act)
+    if action is None:
+        return None
+    done = st.copy()
+    perform(done, action)
+    return codec.state_to_json(done)
+
+
+def _move_on(st: State, act: JSON) -> Action | None:
+    """`act` decoded on `st`, where it is a move there: None for an action that does not
+    decode, or a play of a tile not in the mover's hand or matching no end of its train
+    (what _effect and _carried_out both carry out unchecked, TRAIN-2)."""
     try:
         action = codec.action_from_json(st, act)
     except (codec.StateError, ValueError, KeyError, TypeError):
@@ -469,9 +474,7 @@ def _carried_out(st: State, act: JSON) -> JSON | None:
             st.hands[st.seat] & BIT[action.tile]
             and OTHER_END[action.tile][st.ends[action.train]] >= 0):
         return None
-    done = st.copy()
-    perform(done, action)
-    return codec.state_to_json(done)
+    return action
 
 
 def _refused_move(text: str, own: Sequence[str]) -> str:

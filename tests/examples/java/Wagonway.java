@@ -158,6 +158,10 @@ public final class Wagonway {
             }
         }
 
+        /** The one-letter escapes after a backslash, and the characters they stand for. */
+        private static final String ESCAPED = "\"\\/bfnrt";
+        private static final String UNESCAPED = "\"\\/\b\f\n\r\t";
+
         private String string() throws BadJson {
             StringBuilder b = new StringBuilder();
             i++;
@@ -169,26 +173,17 @@ public final class Wagonway {
                 if (c != '\\') { b.append(c); continue; }
                 if (i >= s.length()) throw new BadJson("unterminated escape");
                 char e = s.charAt(i++);
-                switch (e) {
-                    case '"': b.append('"'); break;
-                    case '\\': b.append('\\'); break;
-                    case '/': b.append('/'); break;
-                    case 'b': b.append('\b'); break;
-                    case 'f': b.append('\f'); break;
-                    case 'n': b.append('\n'); break;
-                    case 'r': b.append('\r'); break;
-                    case 't': b.append('\t'); break;
-                    case 'u':
-                        if (i + 4 > s.length()) throw new BadJson("short \\u escape");
-                        try {
-                            b.append((char) Integer.parseInt(s.substring(i, i + 4), 16));
-                        } catch (NumberFormatException x) {
-                            throw new BadJson("bad \\u escape");
-                        }
-                        i += 4;
-                        break;
-                    default: throw new BadJson("bad escape \\" + e);
+                int simple = ESCAPED.indexOf(e);
+                if (simple >= 0) { b.append(UNESCAPED.charAt(simple)); continue; }
+                if (e != 'u') throw new BadJson("bad escape \\" + e);
+                if (i + 4 > s.length()) throw new BadJson("short \\u escape");
+                int code = 0;
+                for (int end = i + 4; i < end; i++) {
+                    int digit = Character.digit(s.charAt(i), 16);
+                    if (digit < 0) throw new BadJson("bad \\u escape");
+                    code = code * 16 + digit;
                 }
+                b.append((char) code);
             }
         }
 
