@@ -79,6 +79,9 @@ class Target:
     instance: Any = field(default=None, compare=False, repr=False)
     timeout: float | None = None  # per request, for --impl and --adapter
     start_timeout: float | None = None  # for the hello at each start (--start-timeout)
+    # the rule-set files the run's rule sets were read from (--rules, --variant FILE), by
+    # rule set name: a rule set played `other` is run again under its own file
+    sources: tuple[tuple[str, str], ...] = ()
 
     @staticmethod
     def of(impl: Implementation, label: str) -> Target:
@@ -101,8 +104,9 @@ class Target:
             return made
         return load_implementation(self.kind, self.value, self.timeout, self.start_timeout)
 
-    def commands(self, path: Path) -> list[str]:
-        """Commands that run a reproducer against this implementation (and the reference)."""
+    def commands(self, path: Path, ctx: Context | None = None) -> list[str]:
+        """Commands that run a reproducer against this implementation (and the reference),
+        found under the rule set `ctx` (when known)."""
         file = shlex.quote(str(path))
         reference = f"mtrain conform --fixtures {file}"
         if self.kind == "mutant":
@@ -111,8 +115,21 @@ class Target:
                     "  # the mutant: killed"]
         if self.kind in ("impl", "adapter"):
             return [f"{reference} --{self.kind} {shlex.quote(self.value)}"
-                    + named_rules(path)]
+                    + self.rules_option(path, ctx)]
         return [reference]
+
+    def rules_option(self, path: Path, ctx: Context | None) -> str:
+        """` --rules FILE` for the command that runs a reproducer, or "".
+
+        The rule-set file written beside a reproducer holds a known stand-in for each rule
+        played `other`: conform run under it judges what those rules decide as the
+        stand-in plays it (boxcar's blanks, worth 7 by its own rule, charged to SCORE-1 on
+        a round it scored right). Rules of one's own are run as they were fuzzed: under
+        the file they came from, or, declared in the hello, with no --rules at all."""
+        if ctx is None or not ctx.unknown:
+            return named_rules(path)
+        source = dict(self.sources).get(ctx.name)
+        return f" --rules {shlex.quote(source)}" if source is not None else ""
 
 
 def named_rules(path: Path) -> str:

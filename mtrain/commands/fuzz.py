@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import builtins
+import dataclasses
 import json
 import math
 import re
@@ -192,12 +193,17 @@ def _is_file(variant: str) -> bool:
 
 def _rules_files(args: argparse.Namespace) -> list[str]:
     """The rule sets of the --rules files, ready to play (fuzz.rulesets.declared_context)."""
+    return [name for name, _ in _rules_sources(args)]
+
+
+def _rules_sources(args: argparse.Namespace) -> list[tuple[str, str]]:
+    """Each --rules file's rule set, ready to play, by name, with the file it came from."""
     from mtrain.conformance.fuzz.rulesets import declared_context
     from mtrain.conformance.selection import read_rules
     from mtrain.spec.catalog import RulesetError
     from mtrain.spec.errors import InputError
 
-    names = []
+    names: list[tuple[str, str]] = []
     paths = [*getattr(args, "rules", []), *(v for v in args.variant if _is_file(v))]
     for rs, path in read_rules(paths):
         try:
@@ -207,7 +213,7 @@ def _rules_files(args: argparse.Namespace) -> list[str]:
         if args.players is not None and args.players not in ctx.rs.player_counts:
             raise InputError(f"--rules {path}: {rs.name} has no hand size for {args.players} "
                              "players [DEAL-7]")
-        names.append(ctx.name)
+        names.append((ctx.name, path))
     return names
 
 
@@ -282,6 +288,8 @@ def run(args: argparse.Namespace) -> int:
             target = Target(target.kind, target.value, str(info.get("name", "impl")),
                             target.instance, target.timeout, target.start_timeout)
         variants = _variants(args, info, target)
+        # a reproducer's "run it" names the file its rules of their own came from
+        target = dataclasses.replace(target, sources=tuple(_rules_sources(args)))
         played = variants.names if isinstance(variants, Chooser) else variants
         for entry in known:  # as conform says of its --skip file: a typo skips nothing
             unknown = unknown_rule_set(entry, played)
@@ -370,6 +378,8 @@ def _messages(g: Group) -> list[str]:
 
 
 def print_report(report: FuzzReport, target: Target) -> None:
+    from mtrain.conformance.fuzz.rulesets import context
+
     def print(text: str = "") -> None:  # an implementation's words are in there: escaped
         builtins.print(shown(text), flush=True)
 
@@ -392,7 +402,7 @@ def print_report(report: FuzzReport, target: Target) -> None:
                   f"{g.best.probe.written} written -> {g.shrunk.written}")
         if g.path is not None:
             print(f"    reproducer: {g.path}")
-            for command in target.commands(g.path):
+            for command in target.commands(g.path, context(g.first.probe.variant)):
                 print(f"    run it: {command}")
         for p in g.problems:
             print(f"    problem: {p}")

@@ -36,6 +36,10 @@ from __future__ import annotations
 import copy
 import json
 import sys
+from typing import Any
+
+Tile = tuple[int, int]
+Ref = int | str  # a seat's train, or "mexican"
 
 NAME = "boxcar"
 TOP = 15
@@ -61,36 +65,36 @@ class BadRequest(Exception):
 
 
 class Refusal(Exception):
-    def __init__(self, clause, reason):
+    def __init__(self, clause: str, reason: str) -> None:
         super().__init__(reason)
         self.clause = clause
         self.reason = reason
 
 
 class SetupRefused(Exception):
-    def __init__(self, clause, message):
+    def __init__(self, clause: str | None, message: str) -> None:
         super().__init__(message)
         self.clause = clause
         self.message = message
 
 
-def parse_tile(text):
+def parse_tile(text: Any) -> Tile:
     if not isinstance(text, str):
         raise BadRequest("a tile must be a string like '5-3'")
     parts = text.split("-")
     if len(parts) != 2 or not all(p.isdigit() for p in parts):
-        raise BadRequest("not a tile: %r" % text)
+        raise BadRequest(f"not a tile: {text!r}")
     a, b = int(parts[0]), int(parts[1])
     if a > 18 or b > 18:
-        raise BadRequest("not a tile: %r" % text)
+        raise BadRequest(f"not a tile: {text!r}")
     return (max(a, b), min(a, b))
 
 
-def tile_str(t):
-    return "%d-%d" % t
+def tile_str(t: Tile) -> str:
+    return f"{t[0]}-{t[1]}"
 
 
-def pips(t):
+def pips(t: Tile) -> int:
     a, b = t
     if a == 0 and b == 0:
         return 50  # house rule "sevens and the fifty"
@@ -100,7 +104,7 @@ def pips(t):
 class Game:
     """One table, built afresh from each request's state."""
 
-    def __init__(self, state, bugs):
+    def __init__(self, state: dict[str, Any], bugs: bool) -> None:
         self.bugs = bugs
         s = state
         try:
@@ -124,16 +128,16 @@ class Game:
             self.outs = list(s["outs"])
             self.result = copy.deepcopy(s["result"])
         except (KeyError, TypeError) as e:
-            raise BadRequest("bad state: %s" % e)
+            raise BadRequest(f"bad state: {e}") from None
         self.n = len(self.hands)
         if self.n not in HANDS:
-            raise SetupRefused("DEAL-7", "boxcar plays 4 to 10 players, not %d" % self.n)
+            raise SetupRefused("DEAL-7", f"boxcar plays 4 to 10 players, not {self.n}")
         if self.round > self.n:
-            raise SetupRefused(None, "a match of %d players has %d rounds" % (self.n, self.n))
+            raise SetupRefused(None, f"a match of {self.n} players has {self.n} rounds")
         if self.phase in ("engine", "chain"):
             raise SetupRefused(None, "boxcar sets the engine aside and plays single tiles")
 
-    def to_json(self):
+    def to_json(self) -> dict[str, Any]:
         return {
             "round": self.round, "engine": self.engine, "engine_placed": self.engine_placed,
             "phase": self.phase, "seat": self.seat, "starter": self.starter,
@@ -146,17 +150,17 @@ class Game:
             "scores": self.scores, "outs": self.outs, "result": self.result,
         }
 
-    def train(self, ref):
-        return self.mexican if ref == "mexican" else self.trains[ref]
+    def train(self, ref: Ref) -> dict[str, Any]:
+        return self.mexican if isinstance(ref, str) else self.trains[ref]
 
-    def refs(self):
-        return list(range(self.n)) + ["mexican"]
+    def refs(self) -> list[Ref]:
+        return [*list(range(self.n)), "mexican"]
 
-    def binding(self):
+    def binding(self) -> list[Ref]:
         """Open doubles of earlier turns, oldest first: they must be covered (DBL-6)."""
         return [r for r in self.open_doubles if r not in self.turn_doubles]
 
-    def may_play_on(self, ref):
+    def may_play_on(self, ref: Ref) -> bool:
         """Where the mover may lay a tile now, whatever tile it is."""
         binding = self.binding()
         if binding:
@@ -165,14 +169,14 @@ class Game:
             return ref == binding[0]  # DBL-6, DBL-7: the oldest open double first
         if ref in self.open_doubles:
             return True  # TRAIN-6: a double to cover is open wherever it lies
-        if ref == "mexican" or ref == self.seat:
-            return True  # TRAIN-4
-        return self.trains[ref]["marker"]  # TRAIN-4, MARK-1: a marked train
+        if isinstance(ref, str) or ref == self.seat:
+            return True  # TRAIN-4: the Mexican Train, one's own
+        return bool(self.trains[ref]["marker"])  # TRAIN-4, MARK-1: a marked train
 
-    def playable(self, tile):
+    def playable(self, tile: Tile) -> list[Ref]:
         return [r for r in self.refs() if self.train(r)["end"] in tile and self.may_play_on(r)]
 
-    def legal(self):
+    def legal(self) -> list[dict[str, Any]]:
         if self.phase == "over":
             return []
         hand = self.hands[self.seat]
@@ -189,12 +193,12 @@ class Game:
             return [{"type": "draw"}]  # TURN-2
         return [{"type": "pass"}]  # TURN-4
 
-    def apply(self, action):
+    def apply(self, action: Any) -> None:
         if not isinstance(action, dict) or "type" not in action:
             raise BadRequest("an action is an object with a type")
         kind = action["type"]
         if kind not in ("play", "draw", "pass", "end-chain"):
-            raise BadRequest("unknown action type %r" % kind)
+            raise BadRequest(f"unknown action type {kind!r}")
         if self.phase == "over":
             raise Refusal("END-1", "the round is over")
         legal = self.legal()
@@ -227,17 +231,17 @@ class Game:
         tile = parse_tile(action.get("tile"))
         ref = action.get("train")
         if not (ref == "mexican" or (type(ref) is int and ref >= 0)):
-            raise BadRequest("bad train %r" % (ref,))
+            raise BadRequest(f"bad train {ref!r}")
         hand = self.hands[self.seat]
         if tile not in hand:
-            raise Refusal("TURN-7", "%s is not in your hand" % tile_str(tile))
+            raise Refusal("TURN-7", f"{tile_str(tile)} is not in your hand")
         if tile[0] > TOP:
             raise Refusal("SET-1", "not a tile of the double-15 set")
         if ref != "mexican" and ref >= self.n:
             raise Refusal("TRAIN-1", "no such train")
         end = self.train(ref)["end"]
         if end not in tile:
-            raise Refusal("TRAIN-2", "%s does not match the end %d" % (tile_str(tile), end))
+            raise Refusal("TRAIN-2", f"{tile_str(tile)} does not match the end {end}")
         if self.drawn is not None and tile != self.drawn and not self.bugs:
             raise Refusal("TURN-3", "only the drawn tile may be played")
         if not self.may_play_on(ref):
@@ -249,11 +253,11 @@ class Game:
             raise Refusal("TRAIN-4", "that train is closed to you")
         self.lay(tile, ref)
 
-    def lay(self, tile, ref):
+    def lay(self, tile: Tile, ref: Ref) -> None:
         tr = self.train(ref)
         far = tile[1] if tile[0] == tr["end"] else tile[0]
         near = tr["end"]
-        tr["tiles"].append("%d-%d" % (near, far))
+        tr["tiles"].append(f"{near}-{far}")
         tr["end"] = far
         self.hands[self.seat].remove(tile)
         self.passes = 0
@@ -280,7 +284,7 @@ class Game:
         else:
             self.end_turn()
 
-    def end_turn(self):
+    def end_turn(self) -> None:
         self.turn_doubles = []
         self.drawn = None
         if self.seat in self.first_turns:
@@ -288,36 +292,35 @@ class Game:
         self.seat = (self.seat + 1) % self.n  # TURN-6
         self.phase = "start"
 
-    def round_scores(self, winner):
+    def round_scores(self, winner: int | None) -> list[int]:
         return [0 if i == winner else sum(pips(t) for t in h) for i, h in enumerate(self.hands)]
 
-    def finish(self, winner):
+    def finish(self, winner: int | None) -> None:
         sc = self.round_scores(winner)
         self.phase = "over"
         self.result = {"end": "domino" if winner is not None else "blocked",
                        "winner": winner, "scores": sc}
-        self.scores = [a + b for a, b in zip(self.scores, sc)]
+        self.scores = [a + b for a, b in zip(self.scores, sc, strict=False)]
         if winner is not None:
             self.outs[winner] += 1
 
-    def winners(self):
+    def winners(self) -> list[int]:
         if self.phase != "over" or self.round < self.n:
             return []  # house rule "a lap of engines": round n is the last
         low = min(self.scores)
         return [i for i, s in enumerate(self.scores) if s == low]  # MATCH-2, MATCH-4
 
 
-def deal(req):
+def deal(req: dict[str, Any]) -> dict[str, Any]:
     n = req.get("players")
     rnd = req.get("round")
     order = req.get("order")
     if type(n) is not int or type(rnd) is not int or not isinstance(order, list):
         raise BadRequest("deal needs players, round and order")
     if n not in HANDS:
-        raise SetupRefused("DEAL-7", "boxcar plays 4 to 10 players, not %d" % n)
+        raise SetupRefused("DEAL-7", f"boxcar plays 4 to 10 players, not {n}")
     if rnd < 1 or rnd > n:
-        raise SetupRefused(None, "a match of %d players has %d rounds, not round %d"
-                           % (n, n, rnd))
+        raise SetupRefused(None, f"a match of {n} players has {n} rounds, not round {rnd}")
     tiles = [parse_tile(t) for t in order]
     engine = TOP - (rnd - 1)
     size = HANDS[n]
@@ -337,7 +340,7 @@ def deal(req):
     return state
 
 
-def answer(req, bugs):
+def answer(req: dict[str, Any], bugs: bool) -> dict[str, Any]:
     kind = req.get("type")
     if kind == "hello":
         if req.get("protocol") != 1:
@@ -350,7 +353,7 @@ def answer(req, bugs):
     if kind == "deal":
         return {"ok": True, "state": deal(req)}
     if kind not in ("legal", "apply", "score", "winners"):
-        raise BadRequest("unknown request type %r" % (kind,))
+        raise BadRequest(f"unknown request type {kind!r}")
     game = Game(req.get("state") or {}, bugs)
     if kind == "legal":
         return {"ok": True, "actions": game.legal()}
@@ -371,7 +374,7 @@ def answer(req, bugs):
     return {"ok": True, "winners": game.winners()}
 
 
-def main():
+def main() -> None:
     bugs = "--bugs" in sys.argv[1:]
     for line in sys.stdin:
         line = line.strip()
