@@ -12,6 +12,11 @@ describes, a marker off on the owner's own train or the Mexican Train
   boxcar's rule) with INV-ROUND-SCORE. A reproducer under rules of one's own is now run
   as it was fuzzed: under the file they came from (`--rules FILE`), or with no --rules
   where the hello declared them (fuzz.run.Target.rules_option).
+- the same finding showed, and its reproducer expected, the stand-in's round scores
+  (`the round should have ended ({..., 'scores': [1945, 6, 0, 8]})`: face values of a hand
+  full of blanks) where boxcar's round did not end: what the round is worth is its own
+  rule's, so the expectation now leaves the scores out, as conform's cut entry does
+  (fuzz.own_rules.worth_aside).
 """
 
 from __future__ import annotations
@@ -23,6 +28,7 @@ from pathlib import Path
 import pytest
 
 from mtrain.cli import main
+from mtrain.conformance.fuzz.own_rules import worth_aside
 from mtrain.conformance.fuzz.rulesets import declared_context
 from mtrain.conformance.fuzz.run import Target
 from mtrain.conformance.selection import read_rules_files
@@ -56,6 +62,25 @@ def test_run_it_names_the_rules_as_fuzzed_not_their_stand_in(tmp_path: Path) -> 
     assert command.endswith(stand_in), command
 
 
+def test_a_round_not_ended_by_the_engine_expects_no_stand_in_scores() -> None:
+    """Under blank values of one's own, the step that should end the round is judged but
+    for what the round is worth: where the engine's round goes on, the stand-in's scores
+    are not expected (nor shown); where it ended, its own scores stand in the expectation
+    (as before)."""
+    result = {"end": "domino", "winner": 2, "scores": [1945, 6, 0, 8]}
+    want = {"phase": "over", "scores": [1945, 6, 0, 8], "result": result}
+    going_on = {"phase": "follow", "scores": [0, 0, 0, 0], "result": None}
+    cut = worth_aside(("blank_values",), want, going_on)
+    assert cut is not None
+    assert cut["result"] == {"end": "domino", "winner": 2}
+    assert cut["scores"] == [0, 0, 0, 0]
+    ended = {**going_on, "phase": "over", "scores": [2093, 13, 0, 8],
+             "result": {**result, "scores": [2093, 13, 0, 8]}}
+    cut = worth_aside(("blank_values",), want, ended)
+    assert cut is not None and cut["result"]["scores"] == [2093, 13, 0, 8]
+    assert worth_aside(("marker_removal",), want, going_on) is None  # not a round's worth
+
+
 def _run_it(out: str) -> list[list[str]]:
     """The argument lists of the report's "run it" lines (after `mtrain`)."""
     return [shlex.split(line.split("run it: ", 1)[1])[1:]
@@ -77,6 +102,9 @@ def test_boxcar_reproducers_run_as_told_fail_only_the_bugs(
     assert code == 1, out
     commands = _run_it(out)
     assert len(commands) == 3, out
+    assert "1945" not in out, out  # the stand-in's worth of the round boxcar did not end
+    written = "".join(p.read_text(encoding="utf-8") for p in (tmp_path / "out").glob("*.yaml"))
+    assert "result: {end: domino, winner: 2}" in written, written
     charged = []
     for argv in commands:
         assert argv[:2] == ["conform", "--fixtures"], argv

@@ -106,6 +106,10 @@ def worth_aside(own: tuple[str, ...], want: JSON, got: Any) -> JSON | None:
     mine, theirs = want.get("result"), got.get("result")
     if isinstance(mine, dict) and isinstance(theirs, dict) and "scores" in theirs:
         out["result"] = {**mine, "scores": theirs["scores"]}
+    elif isinstance(mine, dict):  # a round the implementation did not end: what it is
+        # worth is its own rule's, not the stand-in's (boxcar's blanks at 7 were shown and
+        # written as the stand-in's face values)
+        out["result"] = {k: v for k, v in mine.items() if k != "scores"}
     return out
 
 
