@@ -1,7 +1,7 @@
 """An author's day with each engine of tests/examples/ written from the protocol alone
 (cantina, sixes, railyard, shed, ninepins, caboose, junction, roundhouse, hump, tandem,
 switchback, siding, tenwheeler, pullman, tender, viaduct, ballast, trestle, layover,
-marshal, sleeper, tramway, dispatcher, coaling, gandy; turntable, signalbox, semaphore,
+marshal, sleeper, tramway, dispatcher, coaling, gandy, boxcar; turntable, signalbox, semaphore,
 interlock, coupling and flagstop in process; tortoise, gondola, hopper, reefer, hostler,
 handcar, reachstacker and dolly, in JavaScript for node; bogie, trolley and tipper, in C,
 compiled by gcc; dandy and waybill, in Perl 5; drover, tanker and wagonway, in Java 17,
@@ -2262,6 +2262,35 @@ DOLLY = Engine(
     games=12,
     node=True,
 )
+BOXCAR = Engine(
+    "boxcar",
+    # in Python (session 61b), a family's Sunday table: double-15 for 4 to 10 players with
+    # a table of its own, and three house rules: a marker off when its owner plays on their
+    # own train or the Mexican Train (`marker_removal: other`), each blank end left in hand
+    # worth 7 and the [0-0] 50 (`blank_values: other`), one round per player
+    # (`match_length: other`). Bug 2 (any open double covered) fails 7 results, DBL-7;
+    # bug 3 (a last tile that is a double wants a follow-up) 12 situations' round ends,
+    # END-1 (every hand-written one is at 2 or 3 seats, which its table lacks); bug 1 (a
+    # drawn tile not the only one playable) shows only beside bug 2, which opens a newer
+    # double to the hand the draw left: fuzz finds it (TURN-3), no fixture does
+    shows={"the drawn tile forgotten": "",  # fuzz alone finds it (above)
+           "any open double": r"legal actions not allowed by the rules: play",
+           "the last double wants a partner": r"phase: expected over, got follow"},
+    fuzz={"the drawn tile forgotten": r"^allows play \(TURN-3\)$",
+          "any open double": r"^allows play \(DBL-7\)$",
+          "the last double wants a partner": r"^round end: result$"},
+    found=(),
+    least=900,  # 935: most hand-written fixtures are at 2 or 3 seats
+    truth={"tile_set": "double-15", "hand_sizes": "custom", "engine_procedure": "set-aside",
+           "starting_seat": "rotate", "first_turn": "single", "mexican_first_turn": "anyone",
+           "own_train_first": "not-required", "doubles": "open", "follow_up": "anywhere",
+           "double_order": "oldest-first", "uncoverable_double": "stays-open",
+           "marker_removal": "other", "draw_rule": "draw-one",
+           "blocked_round": "full-round-of-passes", "scoring": "penalty",
+           "blank_values": "other", "tie_rule": "shared", "match_length": "other"},
+    charged={"any open double": "DBL-7", "the last double wants a partner": "END-1"},
+    bugs_flag="--bugs",
+)
 ENGINES = [CANTINA, SIXES, RAILYARD, SHED, NINEPINS, CABOOSE, JUNCTION, ROUNDHOUSE, HUMP,
            TANDEM, SWITCHBACK, TURNTABLE, SIGNALBOX, SIDING, SEMAPHORE, INTERLOCK, TENWHEELER,
            COUPLING, PULLMAN, FLAGSTOP, TENDER, VIADUCT, BALLAST, TRESTLE, LAYOVER, MARSHAL,
@@ -2310,7 +2339,8 @@ ENGINES = [CANTINA, SIXES, RAILYARD, SHED, NINEPINS, CABOOSE, JUNCTION, ROUNDHOU
                JAVAC is None or JAVA is None,
                reason="javac or java is not installed (a JDK 17): wagonway is a Java engine")),
            pytest.param(DOLLY, id=DOLLY.name, marks=pytest.mark.skipif(
-               NODE is None, reason="node is not installed: dolly is a JavaScript engine"))]
+               NODE is None, reason="node is not installed: dolly is a JavaScript engine")),
+           BOXCAR]
 
 
 def conform(target: list[str], rules: str, tmp_path: Path) -> dict[str, Any]:
