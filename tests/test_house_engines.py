@@ -2578,12 +2578,19 @@ def test_fuzz_under_the_honest_file_finds_the_planted_bugs_and_nothing_else(
 # procedure of its own (the placing is the holder's first turn) read `highest-double-held`
 # measured until the deals were compared by who has a first turn to come too
 # (measure.COMPARED, session 59b)
+# boxcar's (session 61b, bugs on, once: 1,160 s wall with the corpus explored afresh, its
+# shipped scope checks stale, load 5 to 7): nothing sure and wrong, the set, table,
+# procedure and start measured, its three `other` found (marker_removal "or
+# owner-plays-anywhere", margin 1; blank_values "or blank-25", margin 8; match_length "or
+# full", margin 40), double_order any-open (likely, margin 9: bug 2), tie_rule
+# undetermined (shared kept), one likely bug (bone12-014 at round 4, bug 3); 17 of 18
+# options right. Its warm cost not measured: kept out until it is
 IDENTIFIED = [e for e in ENGINES if isinstance(e, Engine)  # tortoise, gondola, hopper,
               # bogie, dandy, drover, flatcar apart
               and e not in (HUMP, TANDEM, TURNTABLE, SIGNALBOX, SEMAPHORE, INTERLOCK,
                              TENWHEELER, COUPLING, PULLMAN, FLAGSTOP, TENDER, BALLAST,
                              TRESTLE, LAYOVER, MARSHAL, SLEEPER, TRAMWAY, DISPATCHER,
-                             TIPPER, COALING, GANDY)]
+                             TIPPER, COALING, GANDY, BOXCAR)]
 
 
 @pytest.mark.slow
