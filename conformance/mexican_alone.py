@@ -5,18 +5,19 @@ The reference reads `mexican_first_turn` wherever the player to move holds a til
 would open the empty Mexican Train (engine.open_trains: FIRST-8..10), though the rule
 decides one thing there: whether that train is open to the mover. Not only where the
 known values disagree: dandy (tests/examples/perl/dandy_engine.pl) keeps it shut where
-all three open it. So the plays on the empty Mexican Train are the rule's, whatever the
-known values say, and every other play is open or not whatever the rule (open_trains adds
-the Mexican Train alone). The draw, the pass and the end of a chain are tied by TURN-1 to
+all three open it. So the plays that open the empty Mexican Train are the rule's,
+whatever the known values say; every other play is open or not whatever the rule
+(open_trains adds the Mexican Train alone; a tile that fits it not is refused there by
+TRAIN-2 either way). The draw, the pass and the end of a chain are tied by TURN-1 to
 whether a play exists, not to which: judged where another play is left, the rule's where
-the Mexican plays are the only ones. A refusal of a play elsewhere is judged whatever the
+the openings are the only plays. A refusal of any other play is judged whatever the
 rule.
 
 conform ran none of an entry reading that rule alone (`applies` names it): caboose
 (tests/examples/caboose_engine.py) had 47 fixtures set aside so. mexican_entry runs such
 an entry cut to what the rule leaves: the plays on the empty Mexican Train left to the
-engine on both sides (`Expectation.own_actions`: every tile of the mover's hand played
-there, so a tile offered there that fits nothing is the rule's too, as in fuzz), the legal
+engine on both sides (`Expectation.own_actions`: every tile of the mover's hand that
+fits it, played there), the legal
 set not judged where no other play is left, a refusal kept where this module judges it,
 a step the rule decides (a play opening the Mexican Train, a draw or pass with no other
 play) not applicable where refused (`Expectation.own_steps`). An entry whose checks are
@@ -53,9 +54,11 @@ ONLY_MEXICAN = f"its outcome depends on {OPTION} (played its own way)"
 
 
 def mexican(st: State, action: Action | None) -> bool:
-    """Whether `action` is a play on the empty Mexican Train of `st`: the rule's."""
+    """Whether `action` opens the empty Mexican Train of `st` (a tile of the number it
+    starts from played there): the rule's. A tile that fits it not is refused by TRAIN-2
+    whatever the rule, and judged."""
     return (action is not None and action.kind == "play" and action.train == st.players
-            and not st.trains[st.players])
+            and not st.trains[st.players] and T.OTHER_END[action.tile][st.ends[st.players]] >= 0)
 
 
 def decoded(st: State, got: Any) -> Action | None:
@@ -67,8 +70,8 @@ def decoded(st: State, got: Any) -> Action | None:
 
 
 def others_play(st: State, legal: Sequence[Action]) -> bool:
-    """Whether `legal` (the reference's legal actions on `st`) holds a play elsewhere than
-    on the empty Mexican Train: then the draw, the pass and the end of a chain are judged
+    """Whether `legal` (the reference's legal actions on `st`) holds a play that does not
+    open the empty Mexican Train: then the draw, the pass and the end of a chain are judged
     (TURN-1), else they are the rule's. An open Mexican Train is no rule's: False."""
     return not st.trains[st.players] and any(
         a.kind == "play" and not mexican(st, a) for a in legal)
@@ -76,7 +79,7 @@ def others_play(st: State, legal: Sequence[Action]) -> bool:
 
 def judged_action(st: State, legal: Sequence[Action], action: Any) -> bool:
     """Whether the legality of `action` (JSON) on `st` is judged whatever the rule: a
-    play elsewhere than on the empty Mexican Train, or another action where such a play
+    play that does not open the empty Mexican Train, or another action where such a play
     is legal (`legal`: the reference's)."""
     act = decoded(st, action)
     if act is None or mexican(st, act):
@@ -85,13 +88,13 @@ def judged_action(st: State, legal: Sequence[Action], action: Any) -> bool:
 
 
 def mexican_plays(st: State) -> tuple[str, ...]:
-    """The text of every play of the mover's hand on the empty Mexican Train of `st`
-    (none where it is started): what the rule decides of a legal set."""
+    """The text of every play of the mover's hand that opens the empty Mexican Train of
+    `st` (none where it is started): what the rule decides of a legal set."""
     if st.trains[st.players]:
         return ()
-    hand = st.hands[st.seat]
-    return tuple(sorted(f"play {T.name(t)} on mexican" for t in range(T.TILE_COUNT)
-                        if hand >> t & 1))
+    hand, need = st.hands[st.seat], st.ends[st.players]
+    return tuple(sorted(f"play {T.name(t)} on mexican" for t in T.tiles_of(hand)
+                        if T.OTHER_END[t][need] >= 0))
 
 
 def mexican_entry(exp: Expectation, fx: Fixture, rs: Ruleset, space: Space,
