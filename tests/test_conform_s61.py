@@ -8,6 +8,7 @@ whole, though fuzz judged such answers but for the plays opening the empty Mexic
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 
 import pytest
@@ -15,7 +16,9 @@ import pytest
 from mtrain.conformance import mexican_alone
 from mtrain.conformance.adapter import JSON, ReferenceImplementation
 from mtrain.conformance.fixture import FIXTURE_ROOT, Fixture, load_file
+from mtrain.conformance.own_checks import own_checks
 from mtrain.conformance.partition import stand_in
+from mtrain.conformance.round_end_alone import carried_entry, worth_aside
 from mtrain.conformance.runner import run_one
 from mtrain.conformance.selection import entry_for
 from mtrain.reference import codec
@@ -171,3 +174,78 @@ def test_the_meaning_fuzz_and_conform_share(text: str, judged: bool) -> None:
     legal = legal_actions(st)
     assert mexican_alone.judged_action(st, legal, action_json(text)) is judged
     assert mexican_alone.mexican_plays(st) == ("play 5-3 on mexican",)
+
+
+DOUBLED = "name: doubled\nbase: pagat\noptions:\n  scoring: other\n"
+"""pagat, but for a scoring of one's own: every round's penalty counts twice."""
+
+
+def _penalty(ruleset: JSON) -> JSON:
+    return {**ruleset, "options": {**ruleset["options"], "scoring": "penalty"}}
+
+
+class Doubled(ReferenceImplementation):
+    """The house scoring, played right: penalty scores twice over, carried (MATCH-1)."""
+
+    def apply(self, ruleset: JSON, state: JSON, action: JSON) -> JSON:
+        after = super().apply(_penalty(ruleset), state, action)
+        result = after.get("result")
+        if state.get("result") is None and isinstance(result, dict):
+            scores = [2 * v for v in result["scores"]]
+            after = {**after, "result": {**result, "scores": scores},
+                     "scores": [t + v for t, v in zip(state["scores"], scores, strict=True)]}
+        return after
+
+    def legal(self, ruleset: JSON, state: JSON) -> list[JSON]:
+        return super().legal(_penalty(ruleset), state)
+
+
+class Uncarried(Doubled):
+    """The planted bug: the round's own scores are the totals, those before forgotten."""
+
+    def apply(self, ruleset: JSON, state: JSON, action: JSON) -> JSON:
+        after = super().apply(ruleset, state, action)
+        result = after.get("result")
+        if state.get("result") is None and isinstance(result, dict):
+            after = {**after, "scores": list(result["scores"])}
+        return after
+
+
+def test_match_003_judges_the_carry_under_a_scoring_of_ones_own(tmp_path: Path) -> None:
+    """match-003: totals [150, 100, 106] on the table; seat 0 plays its last tile [6-2]
+    (END-1) and the round is over. What it is worth is the house scoring's, so the
+    entry's totals [150, 122, 122] and winners [1, 2] were cut and nothing was left: not
+    applicable. MATCH-1 still says the totals are [150, 100, 106] plus the round's scores,
+    whatever they are: the doubled penalty's [0, 44, 32] make [150, 144, 138], and an
+    engine that forgets the totals before ([0, 44, 32]) fails, charged to MATCH-1."""
+    path = tmp_path / "doubled.yaml"
+    path.write_text(DOUBLED, encoding="utf-8")
+    rs = catalog().rules_file(str(path))
+    fx = _fixture(FIXTURE_ROOT / "match" / "match.yaml", "match-003")
+    space = Space()
+    exp, why = entry_for(fx, rs, space)
+    assert exp is not None, why
+    assert exp.own_totals == (150, 100, 106)
+    assert exp.state == {} and exp.winners is None  # the worth stays the rule's
+    sent = stand_in(rs, exp, space)
+    # (checked as conform checks an engine of rules of its own: pool.py)
+    ok = run_one(fx, sent, exp, own_checks(Doubled(), sent, rs), own=rs.unknown)
+    assert ok.status == "pass", ok.messages
+    bad = run_one(fx, sent, exp, own_checks(Uncarried(), sent, rs), own=rs.unknown)
+    assert bad.status == "fail"
+    assert any("[150, 144, 138]" in m and "[0, 44, 32]" in m for m in bad.messages), \
+        bad.messages
+    assert "MATCH-1" in bad.charged
+
+
+def test_the_carry_is_asked_only_where_the_entry_ends_a_round() -> None:
+    """An entry whose totals are the table's (no round ended in its steps) gets no carry
+    check: the round's end would be asked of a round that goes on."""
+    fx = _fixture(FIXTURE_ROOT / "match" / "match.yaml", "match-003")
+    (exp,) = fx.expect
+    same = dataclasses.replace(exp, state={"scores": [150, 100, 106]})
+    cut = worth_aside(same, {"scoring"})
+    assert carried_entry(same, cut, fx, {"scoring"}) is None
+    cut = worth_aside(exp, {"scoring"})
+    assert carried_entry(exp, cut, fx, {"tie_rule"}) is None  # a tie rule adds nothing
+    assert carried_entry(exp, cut, fx, {"scoring"}) is not None
