@@ -198,8 +198,8 @@ def check(exp: Expectation, rj: JSON, state: JSON, impl: Implementation,
                             f"remain); the implementation names winners {got}")
             # over on one side only: the match's length decides, never a tie rule
             charge(referee.winners([], got) if referee else "MATCH-1")
-    if exp.own_totals is not None and (found := own_totals_problem(exp.own_totals, state)):
-        problems.append(found)
+    if exp.own_totals is not None and (carry := own_totals_problem(exp.own_totals, state)):
+        problems.append(carry)
         charge("MATCH-1")  # the carry, whatever a round is worth
     asked: list[Any] = []  # the scores the implementation gave, for the charge
     found = check_score(exp, rj, state, impl, asked)
