@@ -15,26 +15,29 @@ rule.
 
 conform ran none of an entry reading that rule alone (`applies` names it): caboose
 (tests/examples/caboose_engine.py) had 47 fixtures set aside so. mexican_entry runs such
-an entry cut to what the rule leaves: the plays on the empty Mexican Train left to the
-engine on both sides (`Expectation.own_actions`: every tile of the mover's hand that
-fits it, played there), the legal
-set not judged where no other play is left, a refusal kept where this module judges it,
-a step the rule decides (a play opening the Mexican Train, a draw or pass with no other
-play) not applicable where refused (`Expectation.own_steps`). An entry whose checks are
-all the rule's (a legal set of Mexican plays and a draw, a refusal of an opening) stays
-set aside whole.
+an entry cut to what the rule leaves: the openings left to the engine on both sides
+(`Expectation.own_actions`: every tile of the mover's hand that fits the empty Mexican
+Train, played there), the legal set not judged where no other play is left, a refusal
+kept where this module judges it, a step the rule decides (an opening, a draw or pass
+with no other play) not applicable where refused (`Expectation.own_steps`). An entry
+whose checks are all the rule's (a legal set of openings and a draw, a refusal of an
+opening) stays set aside whole. An entry that reads a scoring, blank values or tie rule
+of one's own besides runs without what its round's end is worth too (round_end_alone.worth_aside),
+each of those options asked in turn alike (caboose's own blanks: 12 fixtures).
 """
 
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Sequence
+import re
+from collections.abc import Sequence, Set
 from typing import Any
 
 from mtrain.conformance.adapter import JSON
+from mtrain.conformance.divergence import ROUND_END
 from mtrain.conformance.fixture import Expectation, Fixture
 from mtrain.conformance.release_alone import known_regions
-from mtrain.conformance.round_end_alone import passes_under
+from mtrain.conformance.round_end_alone import passes_under, worth_aside
 from mtrain.conformance.runner import REFERENCE, Outcome, play
 from mtrain.conformance.stand_in_replay import known_ruleset, stand_in_replay
 from mtrain.conformance.step_alone import judged_steps
@@ -49,8 +52,6 @@ from mtrain.spec.ruleset import Ruleset
 from mtrain.spec.scope import Region, Space
 
 OPTION = "mexican_first_turn"
-ONLY_MEXICAN = f"its outcome depends on {OPTION} (played its own way)"
-"""`applies`'s answer for an entry that only the Mexican Train's opening rule decides."""
 
 
 def mexican(st: State, action: Action | None) -> bool:
@@ -97,14 +98,29 @@ def mexican_plays(st: State) -> tuple[str, ...]:
                         if T.OTHER_END[t][need] >= 0))
 
 
+def mexican_options(why: str) -> frozenset[str]:
+    """The options `applies`'s reason names, where they are OPTION and perhaps round-end
+    options (ROUND_END: what the round's end is worth is then set aside, as
+    round_end_alone does), played their own way; else none."""
+    named = frozenset(re.findall(r"(\w+) \(played its own way\)", why))
+    return named if OPTION in named and named <= ROUND_END | {OPTION} else frozenset()
+
+
 def mexican_entry(exp: Expectation, fx: Fixture, rs: Ruleset, space: Space,
-                  sent: Ruleset | None = None) -> Expectation | None:
+                  named: Set[str] = frozenset((OPTION,)), sent: Ruleset | None = None
+                  ) -> Expectation | None:
     """`exp` cut to what a Mexican opening rule of one's own leaves (the module docstring),
-    where `rs` plays OPTION its own way and the cut holds under every known value that
-    plays its steps; None where it cannot be shown or nothing is left to check. `sent`:
-    the rule set the implementation is sent (by default the stand-in, as conform's)."""
-    if OPTION not in rs.unknown or exp.refused_setup is not None:
+    and without its round's worth where `named` (the options of one's own it reads) has
+    round-end ones, where the cut holds under every known value of each of `named` in
+    turn that plays its steps; None where it cannot be shown or nothing is left to check.
+    `sent`: the rule set the implementation is sent (by default the stand-in)."""
+    own = set(rs.unknown)
+    if (OPTION not in named or not set(named) <= own | {OPTION} or OPTION not in own
+            or exp.refused_setup is not None):
         return None
+    ends = set(named) & ROUND_END
+    if ends:
+        exp = worth_aside(exp, ends)
     replay = stand_in_replay(fx, exp, rs, space, sent)
     if replay is None:
         return None
@@ -127,13 +143,15 @@ def mexican_entry(exp: Expectation, fx: Fixture, rs: Ruleset, space: Space,
     if cut.checks == 0:
         return None  # every check the rule's
     tried = 0
-    for region in known_regions(rs, space, OPTION):
-        passed = passes_under(fx, cut, rs, space, region, set(rs.unknown) - {OPTION})
-        if passed is False and refuses_own_step(fx, rs, space, region, set(steps)):
-            continue  # a value that refuses an opening the entry takes says nothing of it
-        if passed is False:
-            return None
-        tried += passed is True
+    for option in sorted(named):
+        for region in known_regions(rs, space, option):
+            passed = passes_under(fx, cut, rs, space, region, own - set(named))
+            if passed is False and option == OPTION and refuses_own_step(
+                    fx, rs, space, region, set(steps)):
+                continue  # a value refusing an opening the entry takes says nothing of it
+            if passed is False:
+                return None
+            tried += passed is True
     return cut if tried else None
 
 
