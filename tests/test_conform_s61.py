@@ -16,11 +16,13 @@ import pytest
 from mtrain.conformance import mexican_alone
 from mtrain.conformance.adapter import JSON, ReferenceImplementation
 from mtrain.conformance.fixture import FIXTURE_ROOT, Fixture, load_file
+from mtrain.conformance.interface import Refused
 from mtrain.conformance.own_checks import own_checks
 from mtrain.conformance.partition import stand_in
 from mtrain.conformance.round_end_alone import carried_entry, worth_aside
 from mtrain.conformance.runner import run_one
 from mtrain.conformance.selection import entry_for
+from mtrain.conformance.step_alone import own_step_refused
 from mtrain.reference import codec
 from mtrain.reference.engine import legal_actions
 from mtrain.reference.rules import Rules
@@ -249,3 +251,52 @@ def test_the_carry_is_asked_only_where_the_entry_ends_a_round() -> None:
     cut = worth_aside(exp, {"scoring"})
     assert carried_entry(exp, cut, fx, {"tie_rule"}) is None  # a tie rule adds nothing
     assert carried_entry(exp, cut, fx, {"scoring"}) is not None
+
+
+BLANKS_TOO = ("name: second-rail-blanks\nbase: pagat\noptions:\n  mexican_first_turn: other\n"
+              "  blank_values: other\n")
+"""As SECOND_RAIL, with blank tiles worth a value of one's own (caboose's two rules)."""
+
+
+class Shut(SecondRail):
+    """SecondRail refusing the opening it does not offer (its own train empty)."""
+
+    def apply(self, ruleset: JSON, state: JSON, action: JSON) -> JSON:
+        if _shut(state, action):
+            raise Refused("the Mexican Train opens once one's own train is started")
+        return super().apply(ruleset, state, action)
+
+
+class GoesOn(SecondRail):
+    """The planted bug: a last tile laid on the Mexican Train leaves the round going on."""
+
+    def apply(self, ruleset: JSON, state: JSON, action: JSON) -> JSON:
+        after = super().apply(ruleset, state, action)
+        if action.get("train") == "mexican" and isinstance(after.get("result"), dict):
+            return state  # (nothing laid, nothing over)
+        return after
+
+
+def test_an_entry_reading_blank_values_too_runs_without_its_worth(tmp_path: Path) -> None:
+    """generated-scoring-001: engine 9, seat 0 holds [9-8] alone, its own train empty and
+    marked; its step opens the Mexican Train with it. By hand: the tile fits (9), seat 0
+    has gone out (END-1: end domino, winner 0); its scores [0, 1] are the blank values'
+    and scoring's (the worth). Under both rules of one's own it was not applicable
+    whole; it now runs without the scores, its step the opening rule's: an engine that
+    refuses the opening is not applicable, one that takes it and ends nothing fails."""
+    path = tmp_path / "rules.yaml"
+    path.write_text(BLANKS_TOO, encoding="utf-8")
+    rs = catalog().rules_file(str(path))
+    fx = _fixture(FIXTURE_ROOT / "generated" / "scoring.yaml", "generated-scoring-001")
+    space = Space()
+    exp, why = entry_for(fx, rs, space)
+    assert exp is not None, why
+    assert exp.result == {"end": "domino", "winner": 0}
+    assert dict(exp.own_steps) == {1: ("mexican_first_turn",)}
+    sent = stand_in(rs, exp, space)
+    for impl, status in ((SecondRail(), "pass"), (Shut(), "not-applicable"),
+                         (GoesOn(), "fail")):
+        out = run_one(fx, sent, exp, own_checks(impl, sent, rs), own=rs.unknown)
+        # (a refused step the rule decides is not applicable, as pool.py reports it)
+        got = "not-applicable" if own_step_refused(out, exp) is not None else out.status
+        assert got == status, (type(impl).__name__, out.messages)
