@@ -37,7 +37,7 @@ from mtrain.conformance.adapter import JSON
 from mtrain.conformance.divergence import ROUND_END
 from mtrain.conformance.fixture import Expectation, Fixture
 from mtrain.conformance.release_alone import known_regions
-from mtrain.conformance.round_end_alone import passes_under, worth_aside
+from mtrain.conformance.round_end_alone import carried_entry, passes_under, worth_aside
 from mtrain.conformance.runner import REFERENCE, Outcome, play
 from mtrain.conformance.stand_in_replay import known_ruleset, stand_in_replay
 from mtrain.conformance.step_alone import judged_steps
@@ -118,7 +118,7 @@ def mexican_entry(exp: Expectation, fx: Fixture, rs: Ruleset, space: Space,
     if (OPTION not in named or not set(named) <= own | {OPTION} or OPTION not in own
             or exp.refused_setup is not None):
         return None
-    ends = set(named) & ROUND_END
+    ends, whole = set(named) & ROUND_END, exp
     if ends:
         exp = worth_aside(exp, ends)
     replay = stand_in_replay(fx, exp, rs, space, sent)
@@ -140,19 +140,28 @@ def mexican_entry(exp: Expectation, fx: Fixture, rs: Ruleset, space: Space,
             legal=exp.legal if judged else None,
             own_actions=tuple(sorted({*exp.own_actions, *mexican_plays(last)})) if judged
             else ())
-    if cut.checks == 0:
-        return None  # every check the rule's
+    carried = carried_entry(whole, cut, fx, ends) if ends else None
+    for entry in (cut,) if carried is None else (carried, cut):  # the totals' carry first
+        if entry.checks and _holds(entry, fx, rs, space, named, set(steps)):
+            return entry
+    return None  # every check the rule's, or one that does not hold
+
+
+def _holds(cut: Expectation, fx: Fixture, rs: Ruleset, space: Space, named: Set[str],
+           own_steps: set[int]) -> bool:
+    """Whether `cut` holds under every known value of each of `named` in turn that plays
+    its steps (the rule set's other values kept; one at least)."""
     tried = 0
     for option in sorted(named):
         for region in known_regions(rs, space, option):
-            passed = passes_under(fx, cut, rs, space, region, own - set(named))
+            passed = passes_under(fx, cut, rs, space, region, set(rs.unknown) - set(named))
             if passed is False and option == OPTION and refuses_own_step(
-                    fx, rs, space, region, set(steps)):
+                    fx, rs, space, region, own_steps):
                 continue  # a value refusing an opening the entry takes says nothing of it
             if passed is False:
-                return None
+                return False
             tried += passed is True
-    return cut if tried else None
+    return tried > 0
 
 
 def refuses_own_step(fx: Fixture, rs: Ruleset, space: Space, region: Region,
