@@ -3,7 +3,14 @@
 Under `mexican_first_turn: other` a fixture whose entry reads that rule was not applicable
 whole, though fuzz judged such answers but for the plays opening the empty Mexican Train
 (fuzz/own_mexican.py). conform now runs the same cut, from one meaning both read
-(conformance/mexican_alone.py). Each test fails without it (entry_for gave no entry).
+(conformance/mexican_alone.py), with round-end rules of one's own besides too. Bugs off,
+--situations 0: caboose 78 not applicable -> 23, layover 81 -> 67, dandy 97 -> 75, hump
+110 -> 103, yardmaster 171 -> 165, flagstop 33 -> 32; nothing new failing, bugs on or off.
+
+Under `scoring: other` match-003 (its totals and winners all it checks) was not applicable:
+MATCH-1's carry is now asked of the engine's own round scores (Expectation.own_totals).
+
+Each test fails without its fix (entry_for gave no entry).
 """
 
 from __future__ import annotations
