@@ -53,6 +53,7 @@ def end_aside(exp: Expectation) -> Expectation:
     return dataclasses.replace(
         exp, result=..., legal=None, refused={}, winners=None, match_over=None,
         own_end=None, own_draw=False, own_doubles=None, own_actions=(), only_actions=None,
+        own_totals=None,
         state={k: v for k, v in exp.state.items() if k not in END_FIELDS})
 
 

@@ -198,6 +198,9 @@ def check(exp: Expectation, rj: JSON, state: JSON, impl: Implementation,
                             f"remain); the implementation names winners {got}")
             # over on one side only: the match's length decides, never a tie rule
             charge(referee.winners([], got) if referee else "MATCH-1")
+    if exp.own_totals is not None and (carry := own_totals_problem(exp.own_totals, state)):
+        problems.append(carry)
+        charge("MATCH-1")  # the carry, whatever a round is worth
     asked: list[Any] = []  # the scores the implementation gave, for the charge
     found = check_score(exp, rj, state, impl, asked)
     if found:
@@ -217,6 +220,23 @@ def check(exp: Expectation, rj: JSON, state: JSON, impl: Implementation,
         charge(referee.scoring(exp.blocked_scores, asked[0] if asked else None, True)
                if referee else None)
     return problems
+
+
+def own_totals_problem(carried: Sequence[int], state: JSON) -> str | None:
+    """What is wrong with `state`'s totals, where the round must be over with the totals
+    `carried` plus the implementation's own round scores (Expectation.own_totals); None
+    where nothing is."""
+    result = state.get("result")
+    scores = result.get("scores") if isinstance(result, dict) else None
+    if not (isinstance(scores, list) and len(scores) == len(carried)
+            and all(type(v) is int for v in scores)):
+        return (f"the round should be over with its scores (their worth its own rule's), "
+                f"its totals {list(carried)} carried: result {result!r}")
+    want = [c + v for c, v in zip(carried, scores, strict=True)]
+    if state.get("scores") != want:
+        return (f"scores: expected the totals {list(carried)} plus the round's own scores "
+                f"{scores} = {want} (MATCH-1), got {state.get('scores')!r}")
+    return None
 
 
 def questions(exp: Expectation, state: JSON, max_pip: int, ended_here: bool = False

@@ -106,6 +106,12 @@ class Expectation:
     the round is over is its own rule's (END-2, END-3), and the checks only an end decides
     are set aside (divergence.end_aside); what the steps did is judged. None where no such cut
     is made. Set by conform, never written in a file."""
+    own_totals: tuple[int, ...] | None = None
+    """Under a scoring or tile values of one's own, where the entry's totals were cut with
+    the round's worth (round_end_alone.carried_entry): the totals before the round its
+    last step ends (the table's, as written). The implementation's round must be over
+    there, its totals these plus its own round scores (MATCH-1). Set by conform, never
+    written in a file."""
     line: int | None = None
     conditions: tuple[tuple[Product, int | None], ...] = field(default=(), compare=False)
     """Each condition of the written `when`, in its order, with its line: what `mtrain lint`
@@ -118,7 +124,7 @@ class Expectation:
         return ((self.legal is not None) + len(self.refused) + len(self.state)
                 + (self.result is not ...) + (self.winners is not None)
                 + (self.match_over is not None) + (self.refused_setup is not None)
-                + (self.blocked_scores is not None))
+                + (self.blocked_scores is not None) + (self.own_totals is not None))
 
 
 @dataclass(frozen=True)

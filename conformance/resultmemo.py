@@ -75,7 +75,8 @@ def entry_key(fx: Fixture, exp: Expectation) -> bytes | None:
                        exp.result is ..., None if exp.result is ... else exp.result,
                        exp.winners, exp.match_over, exp.winners_unless_going_on,
                        exp.refused_setup, exp.blocked_scores, exp.own_draw,
-                       exp.own_doubles, exp.own_actions, exp.only_actions, exp.own_end))
+                       exp.own_doubles, exp.own_actions, exp.only_actions, exp.own_end,
+                       exp.own_totals))
 
 
 class ResultMemo:

@@ -23,6 +23,7 @@ from mtrain.conformance.divergence import ROUND_END, TOTAL_FIELDS, WORTH
 from mtrain.conformance.fixture import Expectation, Fixture
 from mtrain.conformance.partition import notation_only
 from mtrain.conformance.traced import logged_run, with_table
+from mtrain.spec.notation import is_next_round
 from mtrain.spec.ruleset import Ruleset
 from mtrain.spec.scope import Region, Space
 
@@ -58,10 +59,33 @@ def round_end_entry(exp: Expectation, fx: Fixture, rs: Ruleset,
     if not own & ROUND_END or not fx.steps or exp.refused_setup is not None:
         return None
     cut = worth_aside(exp, own)
-    if cut.checks == 0:
+    carried = carried_entry(exp, cut, fx, own)
+    for tried in ((carried, cut) if carried is not None else (cut,)):
+        if tried.checks and holds_under_each_value(fx, tried, rs, space, own & ROUND_END,
+                                                   own - ROUND_END):
+            return tried
+    return None
+
+
+def carried_entry(exp: Expectation, cut: Expectation, fx: Fixture,
+                  own: Set[str]) -> Expectation | None:
+    """`cut` (`exp` without its round's worth) judging the totals all the same, as MATCH-1
+    says whatever a round is worth: the table's totals plus the implementation's own round
+    scores (Expectation.own_totals), where `exp` expects totals other than the table's
+    (its last step ends the round) after steps within one round; None otherwise. match-003
+    (totals [150, 100, 106] + [0, 22, 16]) was not applicable whole under a scoring of
+    one's own: nothing else is left of it."""
+    totals = exp.state.get("scores")
+    if (not WORTH & set(own) or fx.table is None or not isinstance(totals, list)
+            or any(is_next_round(step) for step in fx.steps) or "scores" in cut.state):
         return None
-    return cut if holds_under_each_value(fx, cut, rs, space, own & ROUND_END,
-                                         own - ROUND_END) else None
+    start = fx.table.get("scores")
+    players = len(totals)
+    carried = [0] * players if start is None else start
+    if (not isinstance(carried, list) or len(carried) != players
+            or not all(type(v) is int for v in carried) or carried == totals):
+        return None
+    return dataclasses.replace(cut, own_totals=tuple(carried))
 
 
 def holds_under_each_value(fx: Fixture, cut: Expectation, rs: Ruleset, space: Space,

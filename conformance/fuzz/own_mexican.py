@@ -22,8 +22,9 @@ to judge but that it lists no other play: such an answer stays set aside.
 A refusal that read the rule alone is judged where the action is no play on the Mexican
 Train: a play elsewhere is refused whatever the Mexican Train's rule is.
 
-conform has no such cut: a finding so judged reads the rule (Disagreement.own), and its
-reproducer is shrunk toward a table that does not.
+The meaning (which plays are the rule's, when the draw or pass is judged) lives in
+conformance/mexican_alone.py, which conform's cut reads too (mexican_entry): a finding so
+judged reads the rule (Disagreement.own), and its reproducer runs in conform cut alike.
 """
 
 from __future__ import annotations
@@ -34,24 +35,10 @@ from typing import Any
 
 from mtrain.conformance.fuzz.judge import Disagreement, compare_legal
 from mtrain.conformance.fuzz.rulesets import Context
+from mtrain.conformance.mexican_alone import OPTION, decoded, judged_action, mexican, others_play
 from mtrain.reference import codec
 from mtrain.reference.engine import Action, State
 from mtrain.spec.notation import action_text
-
-OPTION = "mexican_first_turn"
-
-
-def _mexican(st: State, action: Action | None) -> bool:
-    """Whether `action` is a play on the empty Mexican Train of `st`."""
-    return (action is not None and action.kind == "play" and action.train == st.players
-            and not st.trains[st.players])
-
-
-def _decoded(st: State, got: Any) -> Action | None:
-    try:
-        return codec.action_from_json(st, got)
-    except (codec.StateError, ValueError, KeyError, TypeError):
-        return None  # (no action on this table: judged as it is)
 
 
 def applies(ctx: Context, own: Sequence[str]) -> bool:
@@ -63,12 +50,12 @@ def applies(ctx: Context, own: Sequence[str]) -> bool:
 def legal_cut(ctx: Context, st: State, legal: Sequence[Action], got: Sequence[Any],
               own: Sequence[str]) -> list[Disagreement] | None:
     """The legal answer `got` on `st` (the reference's `legal`, which read `own`) judged
-    but for the plays on the empty Mexican Train (the module docstring); None where it is
+    but for the plays on the empty Mexican Train (mexican_alone.py); None where it is
     not judged."""
-    if not applies(ctx, own) or not _others_play(st, legal):
+    if not applies(ctx, own) or not others_play(st, legal):
         return None  # whether it draws or passes is the rule's too: nothing left
-    rest = [a for a in legal if not _mexican(st, a)]
-    mine = [a for a in got if not _mexican(st, _decoded(st, a))]
+    rest = [a for a in legal if not mexican(st, a)]
+    mine = [a for a in got if not mexican(st, decoded(st, a))]
     whole = {"legal": sorted(action_text(codec.action_to_json(st, a)) for a in legal)}
     return [replace(d, expect=whole, own=(OPTION,))
             for d in compare_legal(ctx, st, rest, mine, None)]
@@ -78,19 +65,8 @@ def refusal_cut(ctx: Context, st: State, legal: Sequence[Action], action: Any,
                 wants: Sequence[str], own: Sequence[str]) -> tuple[str, ...] | None:
     """The clauses by which the refusal of `action` on `st` (the reference's legal actions
     `legal`) is judged, where the reference's refusal (by any of `wants`) read the Mexican
-    Train's rule alone: `wants` for a play elsewhere than on the empty Mexican Train, and
-    for a draw or a pass where such a play is legal; None otherwise."""
+    Train's rule alone: `wants` where mexican_alone judges the action's legality whatever
+    the rule; None otherwise."""
     if not applies(ctx, own):
         return None
-    decoded = _decoded(st, action)
-    if decoded is None or _mexican(st, decoded):
-        return None
-    return tuple(wants) if decoded.kind == "play" or _others_play(st, legal) else None
-
-
-def _others_play(st: State, legal: Sequence[Action]) -> bool:
-    """Whether `legal` holds a play elsewhere than on the empty Mexican Train of `st`, which
-    an empty Mexican Train never holds once a tile opens it (else the rule read is not
-    the opening's: nothing is cut)."""
-    return not st.trains[st.players] and any(
-        a.kind == "play" and not _mexican(st, a) for a in legal)
+    return tuple(wants) if judged_action(st, legal, action) else None
