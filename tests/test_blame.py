@@ -139,8 +139,10 @@ def test_most_mutants_are_charged_to_the_clause_they_break(corpus_blame: list[Bl
     # The tenth reading (the duty to play beside a choice, DBL-8, FIRST-8, ENG-3, SCORE-1,
     # MATCH-2 and MATCH-3, a chain's covered double, a turn's drawn tile, markers past seat
     # 7, seven table rows): 19 of 19 when it landed (2026-12-05, `mtrain mutants -m ...
-    # --blame`).
-    _reading_holds(found, tenth, 19, 19)
+    # --blame`). 18 since session 61: s61-match-ends' tied last rounds kill
+    # winners-by-last-round too, and a tied table's winners are charged to the tie rule
+    # (MATCH-4 41 failures against MATCH-2 40).
+    _reading_holds(found, tenth, 19, 18)
     # The eleventh reading (tables of 11 and 12 players, the match's winner, outs off the
     # score sheet, a blocked round scored as gone out, the blank rule in one branch, marked
     # and Mexican trains): 17 of 17 when it landed (2026-12-05, `mtrain mutants -m ...

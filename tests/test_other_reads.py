@@ -264,9 +264,10 @@ def round_end(tr: Trace) -> bool:
 
 
 def blank_left(tr: Trace) -> bool:
-    """SCORE-1 to SCORE-4: a round ends with a blank end in a hand to count."""
-    return any(s["result"] is not None and any(_blank(x) for h in s["hands"] for x in h)
-               for s in tr.states)
+    """SCORE-1 to SCORE-4: a round ends, or the entry asks what its table is worth ended
+    blocked (SCORE-5 to SCORE-7), with a blank end in a hand to count."""
+    return any((s["result"] is not None or tr.blocked_scored)
+               and any(_blank(x) for h in s["hands"] for x in h) for s in tr.states)
 
 
 def tied(tr: Trace) -> bool:
