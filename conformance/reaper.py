@@ -143,6 +143,12 @@ def main(argv: list[str]) -> None:
         _exec(argv, control)  # its end, closed by the exec, says so
     for sig in (signal.SIGINT, signal.SIGHUP, signal.SIGPIPE):
         signal.signal(sig, signal.SIG_IGN)  # the harness's to send, through `control`
+    # the wake pipe before the handler: a SIGTERM that came between the two (the watchdog's,
+    # its worker gone at once) was noted and lost, and the reaper held the engine until
+    # the watchdog gave up on it 5 s later and killed the groups
+    woken, wake = os.pipe()
+    os.set_blocking(wake, False)
+    signal.set_wakeup_fd(wake)
     signal.signal(signal.SIGTERM, _noted)  # the watchdog's: kill all now (`_hold`)
     failed, told = os.pipe()  # an exec's failure, said by the child; closed by its exec
     engine = os.fork()
@@ -166,20 +172,17 @@ def main(argv: list[str]) -> None:
         _sweep({})
         os._exit(127)
     _say(control, "run")
-    _hold(engine, os.pidfd_open(engine), control)
+    _hold(engine, os.pidfd_open(engine), control, woken)
 
 
 def _noted(signum: int, frame: object) -> None:
     """A SIGTERM's handler: it is read from the wakeup pipe (`_hold`)."""
 
 
-def _hold(engine: int, exited: int, control: int) -> None:
+def _hold(engine: int, exited: int, control: int, woken: int) -> None:
     """Until the engine ends, the harness's end of `control` closes, or a SIGTERM comes
     (the watchdog's, whose harness left its engines running: a worker that ended without
-    closing them); then the sweep."""
-    woken, wake = os.pipe()
-    os.set_blocking(wake, False)
-    signal.set_wakeup_fd(wake)
+    closing them; `woken` is readable once one has); then the sweep."""
     poller = select.poll()
     for fd in (exited, control, woken):
         poller.register(fd, select.POLLIN)
