@@ -94,7 +94,8 @@ def measure(engine: Engine, fixed: bool) -> None:
         with open(DUMP, "a", encoding="utf-8") as out:
             out.write(json.dumps({"engine": engine.name, "fixed": fixed, "findings": [
                 {"option": f.option, "value": f.value, "status": f.status,
-                 "margin": f.margin, "truth": engine.truth[f.option], "evidence": f.evidence}
+                 "margin": f.margin, "truth": engine.truth[f.option], "evidence": f.evidence,
+                 "alternatives": f.alternatives, "agreement": f.agreement}
                 for f in found.findings], "unexplained": found.unexplained}) + "\n")
 
 

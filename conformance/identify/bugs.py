@@ -76,6 +76,23 @@ def fits(option: str, values: Mapping[str, str], known: Sequence[str],
     """The known values of `option` whose outcomes (not only ANY) the engine's match,
     the rest at `values`; and whether the values tell the fixture apart (two of them give
     different outcomes, other than ANY). None when nothing was seen."""
+    found = _by_value(option, values, known, outcomes, pieces)
+    if found is None:
+        return None
+    fit, by_value = found
+    # told apart where two values give different outcomes: not where the outcomes differ
+    # only by another option's value, as each value of this one gives them all alike (a
+    # deal telling starting seats apart said nothing of own_train_first, and counted
+    # against its value in ballast's run, where the seat is the engine's own)
+    told = len({frozenset(outs) for outs in by_value.values() if outs}) > 1
+    return fit, told
+
+
+def _by_value(option: str, values: Mapping[str, str], known: Sequence[str],
+              outcomes: Sequence[str | None], pieces: Sequence[Piece]
+              ) -> tuple[frozenset[str], dict[str, set[tuple[str, ...]]]] | None:
+    """fits' values that fit, and each known value's outcomes at the entries seen (none
+    for a value whose rules never hold the table); None when nothing was seen."""
     seen = [(i, o) for i, o in enumerate(outcomes) if o is not None]
     if not seen:
         return None
@@ -93,12 +110,41 @@ def fits(option: str, values: Mapping[str, str], known: Sequence[str],
     fit = frozenset(v for v, outs in by_value.items()
                     if any(all(g in (o, ANY) for g, (_, o) in zip(t, seen, strict=True))
                            for t in outs))
-    # told apart where two values give different outcomes: not where the outcomes differ
-    # only by another option's value, as each value of this one gives them all alike (a
-    # deal telling starting seats apart said nothing of own_train_first, and counted
-    # against its value in ballast's run, where the seat is the engine's own)
-    told = len({frozenset(outs) for outs in by_value.values() if outs}) > 1
-    return fit, told
+    return fit, by_value
+
+
+def agreement(option: str, values: Mapping[str, str], known: Sequence[str],
+              seen: Mapping[str, Sequence[str | None]], parts: Mapping[str, Sequence[Piece]]
+              ) -> dict[str, tuple[int, int]]:
+    """For each known value of `option` (the rest at `values`, an option at `other` any
+    value): of the entries seen that check its answer (on a fixture whose outcomes the
+    values differ in, an entry some piece of it passes: the value with the rest of the
+    answer, its rules of its own read as any value, gives the expected answer), how many
+    the engine passes too, and how many there are (entries, not fixtures: a rule of one's
+    own near the value fails some entries of most of its tables, and passes the rest).
+    An entry the value fails says only that its answer is not the one expected, not what
+    it is: an engine failing it too does not agree with it (a house scoring fails the
+    corpus's many penalty tables as positive scoring does). The nearest value to a rule
+    of the engine's own is the one it agrees with most often, not the one the fewest
+    fixtures contradict: that one is often a value the corpus checks little (dolly's
+    tile tax, pips plus 5 a tile, penalty-like, was named nearest positive, which 12
+    fixtures contradict and none shows)."""
+    out = {v: (0, 0) for v in known}
+    for fid, outcomes in seen.items():
+        found = _by_value(option, values, known, outcomes, parts.get(fid, ()))
+        if found is None:
+            continue
+        _, by_value = found
+        if len({frozenset(outs) for outs in by_value.values()}) < 2:
+            continue  # every value gives the same outcomes: nothing to tell them by
+        got = [o for o in outcomes if o is not None]
+        for v, outs in by_value.items():
+            checked = [k for k in range(len(got)) if any(t[k] == "pass" for t in outs)]
+            if checked:
+                agreed, told = out[v]
+                out[v] = (agreed + sum(got[k] == "pass" for k in checked),
+                          told + len(checked))
+    return out
 
 
 def shape(option: str, value: str, values: Mapping[str, str], space: Space,

@@ -14,7 +14,13 @@ import z3
 from mtrain.conformance.fixture import Fixture
 from mtrain.conformance.identify import bugs
 from mtrain.conformance.identify.cells import Piece
-from mtrain.conformance.identify.findings import _checks, _contradicted, _finding, _settling
+from mtrain.conformance.identify.findings import (
+    _checks,
+    _contradicted,
+    _finding,
+    _nearest,
+    _settling,
+)
 from mtrain.conformance.identify.found import Observation, OptionFinding
 from mtrain.conformance.identify.from_play import _from_play
 from mtrain.conformance.identify.measure import Deals
@@ -60,9 +66,16 @@ def _conclude(model: Model, soft: list[tuple[Any, str]], fixed: Mapping[str, str
         _checks, frozenset(obs.fixture.id for obs in observations if _from_play(obs.fixture)),
         erred=frozenset(obs.fixture.id for obs in observations
                         if obs.erred or asked_again(obs.fixture)))
+    # what the answers fit, for the nearest known value to a rule found `other` (not an
+    # answer of errors alone: an engine that cannot go on errs under any rules, _checks)
+    judged = {obs.fixture.id: obs.outcomes for obs in observations if not obs.erred}
     findings = []
     for o in model.options:
-        findings.append(_finding(o, best, solver, model, deals, fixed, suspects, base, checks))
+        f = _finding(o, best, solver, model, deals, fixed, suspects, base, checks)
+        if f.value == OTHER and f.alternatives:
+            f = _nearest(f, best, solver, model, fixed, bugs.agreement(
+                o, best.values, list(space.options[o]), judged, parts))
+        findings.append(f)
         if until is not None and until(best, findings[-1]):
             return None
     # what each fixture speaks of: the clauses it was seen to break, else those it is about

@@ -62,6 +62,9 @@ class OptionFinding:
     """A known value found though fixtures of its clauses contradict it, where another
     reading leaves fewer fixtures unexplained: (that reading's value, the fixtures it
     reads as bugs, those that contradict the value found), conclude.py's _readings."""
+    agreement: tuple[tuple[str, int, int], ...] = ()
+    """For an option found `other`: each known value with the fixtures telling the values
+    apart whose outcomes fit it and their number (bugs.agreement), the nearest first."""
 
 
 @dataclass
@@ -115,8 +118,13 @@ class Identification:
         marks = {f.option: f.status for f in self.findings if f.status == "undetermined"}
         marks.update({f.option: _other_mark(f) for f in self.findings if f.status == "other"})
         # contradicted: the value written is the solver's; the line says what else fits
-        marks.update({f.option: (f"other: its own rule, or {f.alternatives[0]} if the "
-                                 "fixtures against it are bugs; " if f.value == OTHER
+        marks.update({f.option: (f"other: its own rule, near no known value "
+                                 f"({agreement_words(f)}); "
+                                 if f.value == OTHER and near_none(f) else
+                                 f"other: its own rule, or {f.alternatives[0]} if the "
+                                 "fixtures against it are bugs; " + (
+                                     f"{agreement_words(f)}; " if f.agreement else "")
+                                 if f.value == OTHER
                                  else f"contradicted: {f.value}, or other if the fixtures "
                                  "against it are a rule of its own; ") + f.evidence[0]
                       for f in self.findings if f.status == "contradicted"})
@@ -138,6 +146,25 @@ def counted(n: int, noun: str = "fixture", verb: str = "") -> str:
         f" {verb}{'s' if n == 1 else ''}" if verb else "")
 
 
+def agreement_words(f: OptionFinding) -> str:
+    """The agreement of an option found `other` in words (bugs.agreement): how often it
+    answers as the nearest value does, and as the next ones ("" where nothing tells them
+    apart)."""
+    if not f.agreement:
+        return ""
+    (v, agreed, told), rest = f.agreement[0], f.agreement[1:]
+    return (f"it answers as {v} does in {agreed} of the {told} "
+            f"entr{'y' if told == 1 else 'ies'} checking {v}'s answers where the values "
+            "differ" + "".join(f", as {w} in {a} of {t}" for w, a, t in rest[:3]))
+
+
+def near_none(f: OptionFinding) -> bool:
+    """Whether the engine answers as no known value does wherever they differ (each
+    value's entries checked, none passed): no value is near its rule, and naming the
+    one the fewest fixtures contradict would mislead (dolly's tile tax, named positive)."""
+    return bool(f.agreement) and all(a == 0 for _, a, _ in f.agreement)
+
+
 def _other_mark(f: OptionFinding) -> str:
     """The file's mark for an option found `other`: what else it could be, and on what."""
     if not f.alternatives:
@@ -145,5 +172,9 @@ def _other_mark(f: OptionFinding) -> str:
     if not f.evidence:  # nothing against the rival: the engine's word decided
         return f"other: as the engine declares; no fixture tells it from {f.alternatives[0]}"
     one = len(f.evidence) == 1
+    fit = agreement_words(f)
+    if near_none(f):
+        return f"other: its own rule, near no known value ({fit})"
     return (f"other: its own rule, or {f.alternatives[0]} if the "
-            f"{counted(len(f.evidence))} of its evidence {'is a bug' if one else 'are bugs'}")
+            f"{counted(len(f.evidence))} of its evidence {'is a bug' if one else 'are bugs'}"
+            + (f" ({fit})" if fit else ""))

@@ -118,8 +118,9 @@ def _identify(impl: Implementation, fixtures: Sequence[Fixture] | None,
             report(stage, done[0], total)
         return advance
 
+    # (the measured set's pieces alone: narrowed keeps no other set's)
     pieces = corpus_pieces(fixtures, space, partitions,
-                           step("reading the scope partition", len(fixtures)))
+                           step("reading the scope partition", len(fixtures)), deals.tile_set)
     if deals.tile_set is None:  # it dealt nothing: the set whose tables it reads
         deals.read_set = _read_set(fixtures, pieces, watched, space, base,
                                    deals.read_counts)

@@ -151,15 +151,18 @@ def run(args: argparse.Namespace) -> int:
 
 
 def print_findings(findings: Sequence[OptionFinding], width: int) -> None:
-    from mtrain.conformance.identify.found import counted
+    from mtrain.conformance.identify.found import agreement_words, counted, near_none
 
     for f in findings:
         why = ", ".join(f.evidence[:4]) + (" ..." if len(f.evidence) > 4 else "")
         alt = f" (or {', '.join(f.alternatives)})" if f.alternatives else ""
-        if f.status == "other" and f.alternatives:  # a rule of its own, or bugs: say which
+        fit = f"; {agreement_words(f)}" if f.agreement else ""
+        if f.status == "other" and near_none(f):  # its answers are no known value's
+            alt = f" (its own rule, near no known value{fit})"
+        elif f.status == "other" and f.alternatives:  # a rule of its own, or bugs: say which
             alt = (f" (its own rule, or {f.alternatives[0]} if the "
                    f"{counted(len(f.evidence))} below "
-                   f"{'is a bug' if len(f.evidence) == 1 else 'are bugs'})" if f.evidence else
+                   f"{'is a bug' if len(f.evidence) == 1 else 'are bugs'}{fit})" if f.evidence else
                    f" (as the engine declares; no fixture tells it from {f.alternatives[0]})")
         print(f"  {f.option:<{width}}  {f.value:<22} {f.status}{alt}"
               + (f", margin {f.margin}: {why}" if why else ""))
