@@ -418,9 +418,9 @@ Measured on the corpus before any fixture was added for them (2026-12-07, `mtrai
 -m mut33-... --need 2`, 3,302 passing runs): 15 of 16 killed, mut33-high-double-plain
 surviving (no fixture lays a double above [15-15]); mut33-newest-turn-forgets-older and
 mut33-release-counted-to-sixteen killed by one fixture each (chaindbl-010, sets-041),
-mut33-follow-loses-unmarked-double by two. With the eleven fixtures of
+mut33-follow-loses-unmarked-double by two. With the ten fixtures of
 conformance/fixtures/mutants/thirty-third-reading.yaml, worked by hand, every one is
-killed by three fixtures or more (3,313 runs), and blame charges 15 of 16 to a clause they
+killed by three fixtures or more (3,312 runs), and blame charges 15 of 16 to a clause they
 break: mut33-last-seat-double-binds-nobody frees a double that can still be covered,
 which the harness charges to the release rule (DBL-9) more often than to the duty it
 drops (DBL-6)."""
