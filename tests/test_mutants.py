@@ -2133,6 +2133,23 @@ OUTSIDE_KILLED_BY: dict[str, str] = {
     "mut32-chain-doubles-bind-one-early": "chaindbl-007",
     "mut32-marked-high-seats-closed": "mut17-markers-001",
     "mut32-lowest-total-sought-from-zero": "bounds-001",
+    # the thirty-third reading (thirty_third_reading.py)
+    "mut33-oldest-first-own-double-first": "doubles-019",
+    "mut33-marked-double-binds-nobody": "doubles-040",
+    "mut33-last-seat-double-binds-nobody": "covers-002",
+    "mut33-double-blank-laid-plain": "doubles-068",
+    "mut33-blank-double-dead-at-once": "doubles-066",
+    "mut33-last-seat-marker-ignored": "doubles-005",
+    "mut33-last-seat-first-turn-spent": "engine-005",
+    "mut33-starter-only-seat-zero-unread": "first-017",
+    "mut33-blocked-winner-skips-last-seat": "mut17-blocked-001",
+    "mut33-positive-take-skips-last-seat": "bounds-003",
+    "mut33-newest-turn-forgets-older": "mut33-older-001",
+    "mut33-restricted-follow-lowest-train": "doubles-027",
+    "mut33-follow-loses-unmarked-double": "mut33-unmarked-001",
+    "mut33-release-counted-to-sixteen": "mut33-count-001",
+    "mut33-high-double-plain": "mut33-highdbl-002",
+    "mut33-heaviest-of-the-set": "heavyx-003",
 }
 
 
@@ -2230,6 +2247,7 @@ def test_every_mutant_has_a_witness() -> None:
     from mtrain.conformance.mutants.thirtieth_reading import THIRTIETH_READING
     from mtrain.conformance.mutants.thirty_first_reading import THIRTY_FIRST_READING
     from mtrain.conformance.mutants.thirty_second_reading import THIRTY_SECOND_READING
+    from mtrain.conformance.mutants.thirty_third_reading import THIRTY_THIRD_READING
     from mtrain.conformance.mutants.twelfth_reading import TWELFTH_READING
     from mtrain.conformance.mutants.twentieth_reading import TWENTIETH_READING
     from mtrain.conformance.mutants.twenty_eighth_reading import TWENTY_EIGHTH_READING
@@ -2269,7 +2287,8 @@ def test_every_mutant_has_a_witness() -> None:
                                                         *TWENTY_NINTH_READING,
                                                         *THIRTIETH_READING,
                                                         *THIRTY_FIRST_READING,
-                                                        *THIRTY_SECOND_READING)}
+                                                        *THIRTY_SECOND_READING,
+                                                        *THIRTY_THIRD_READING)}
     assert set(KILLED_BY).isdisjoint(OUTSIDE_KILLED_BY)
     assert set(KILLED_BY.values()) <= set(BY_ID)
     assert set(OUTSIDE_KILLED_BY.values()) <= set(_corpus_by_id())

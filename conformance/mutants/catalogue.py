@@ -34,6 +34,7 @@ from mtrain.conformance.mutants.thirteenth_reading import THIRTEENTH_READING
 from mtrain.conformance.mutants.thirtieth_reading import THIRTIETH_READING
 from mtrain.conformance.mutants.thirty_first_reading import THIRTY_FIRST_READING
 from mtrain.conformance.mutants.thirty_second_reading import THIRTY_SECOND_READING
+from mtrain.conformance.mutants.thirty_third_reading import THIRTY_THIRD_READING
 from mtrain.conformance.mutants.twelfth_reading import TWELFTH_READING
 from mtrain.conformance.mutants.twentieth_reading import TWENTIETH_READING
 from mtrain.conformance.mutants.twenty_eighth_reading import TWENTY_EIGHTH_READING
@@ -607,6 +608,7 @@ _CATALOGUE += TWENTY_NINTH_READING
 _CATALOGUE += THIRTIETH_READING
 _CATALOGUE += THIRTY_FIRST_READING
 _CATALOGUE += THIRTY_SECOND_READING
+_CATALOGUE += THIRTY_THIRD_READING
 
 MUTANTS: dict[str, Mutant] = {m.name: m for m in _CATALOGUE}
 if len(MUTANTS) != len(_CATALOGUE):  # pragma: no cover - a catalogue error
