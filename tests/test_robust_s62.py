@@ -20,7 +20,9 @@ from pathlib import Path
 
 import pytest
 
+from mtrain.cli import main
 from mtrain.conformance import reaper
+from mtrain.spec import yamlload
 
 linux = pytest.mark.skipif(not sys.platform.startswith("linux") or
                            not hasattr(os, "pidfd_open"), reason="subreapers are Linux's")
@@ -72,3 +74,114 @@ def test_a_sigterm_just_after_run_ends_the_engine_at_once(tmp_path: Path) -> Non
     # the engine killed by the reaper (its SIGKILL, said as the reaper's own end)
     assert (said, code) == (b"run\nend\n", -9)
     assert took < 30, took  # at once, not at the engine's own end 600 s later
+
+
+# --- 2. a file of a million values, a string of a million characters -------------------
+
+
+def test_a_fixture_file_of_a_million_values_is_refused_before_it_is_built(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # one fixture whose clause list has a million items (7 MB): loaded in full and checked,
+    # a list of a million values took lint 279 s and 1.2 GB
+    path = tmp_path / "huge.yaml"
+    path.write_text("- id: huge-001\n  description: d\n  clauses: ["
+                    + ",".join(["SET-1"] * 1_000_000) + "]\n")
+    assert main(["lint", str(path)]) == 1
+    out = capsys.readouterr()
+    assert (f"{path}:3: a file holds at most 100,000 values (keys, items and scalars; a "
+            "fixture writes some 20 to 60): the first past that is here; split it into "
+            "files") in out.out + out.err
+
+
+def test_a_block_list_past_the_bound_is_refused_at_the_first_value_past_it(
+        tmp_path: Path) -> None:
+    path = tmp_path / "list.yaml"
+    path.write_text("".join(f"- {n}\n" for n in range(yamlload.MAX_WRITTEN + 5)))
+    with pytest.raises(yamlload.SpecError) as raised:
+        yamlload.load(path)
+    # the list is the first value, item k (from 1) the k+1th: the one past is on line
+    # MAX_WRITTEN (its item MAX_WRITTEN)
+    assert raised.value.line == yamlload.MAX_WRITTEN
+    # at the bound it loads: the bound is a number of values, not of bytes
+    path.write_text("".join(f"- {n}\n" for n in range(yamlload.MAX_WRITTEN - 1)))
+    assert len(yamlload.load(path).data) == yamlload.MAX_WRITTEN - 1
+
+
+def test_a_flow_mapping_of_empty_keys_counts_each_key_and_value(tmp_path: Path) -> None:
+    # `{?,?,...}`: each `?,` writes an empty key and an empty value, two values in two
+    # characters: a text is scanned from MAX_WRITTEN characters on, not from more
+    half = yamlload.MAX_WRITTEN // 2 + 1
+    path = tmp_path / "keys.yaml"
+    path.write_text("{" + ",".join(["?"] * half) + "}")
+    with pytest.raises(yamlload.SpecError, match="at most 100,000 values"):
+        yamlload.load(path)
+
+
+def test_a_string_of_a_million_characters_is_refused_at_its_line(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "long.yaml"
+    path.write_text("- id: long-001\n  description: " + "a" * 1_000_000 + "\n")
+    with pytest.raises(yamlload.SpecError) as raised:
+        yamlload.load(path)
+    assert str(raised.value) == (f"{path}:2: a value of 1,000,000 characters is too long (at "
+                                 "most 65,536: a description, note or name is short)")
+    rule_set = tmp_path / "rules.yaml"
+    rule_set.write_text(f"name: {'x' * 70_000}\nbase: pagat\n")
+    assert main(["rules", str(rule_set)]) == 2
+    assert f"{rule_set}:1: a value of 70,000 characters" in capsys.readouterr().err
+
+
+# --- 3. the zombies of what a subreaper adopted ----------------------------------------
+
+
+# In a process of its own (this one may be a subreaper with zombies of its own): it adopts
+# an orphan in a session of its own that then ends, and holds a Popen of its own that has
+# ended (started in a session of its own too) and not yet been waited for. One engine
+# started and killed later, the orphan's zombie is reaped; the Popen's is left to its
+# owner, whose wait still reads its code.
+ADOPTER = textwrap.dedent("""
+    import os, subprocess, sys, time
+    from mtrain.conformance import child
+
+    def state(pid):
+        try:
+            with open(f"/proc/{pid}/stat", "rb") as f:
+                return f.read().rsplit(b")", 1)[-1].split()[0].decode()
+        except OSError:
+            return "gone"
+
+    def until(pid, wanted):
+        for _ in range(6000):
+            if state(pid) == wanted:
+                return
+            time.sleep(0.01)
+        raise SystemExit(f"{pid} never {wanted}")
+
+    child.adopt_orphans()
+    read, write = os.pipe()
+    subprocess.run([sys.executable, "-c", "import os, sys, time\\n"
+                    "if os.fork() == 0:\\n"
+                    "    os.setsid(); os.write(int(sys.argv[1]), b'%d\\\\n' % os.getpid())\\n"
+                    "    time.sleep(0.2); os._exit(0)\\n", str(write)], pass_fds=[write],
+                   check=True)
+    orphan = int(os.read(read, 64))
+    held = subprocess.Popen([sys.executable, "-c", "raise SystemExit(7)"],
+                            start_new_session=True)
+    until(orphan, "Z")
+    until(held.pid, "Z")
+    engine = child.ChildProcess(["cat"], 1024, None, None)
+    engine.kill()
+    print(state(orphan), state(held.pid), held.wait(10))
+""")
+
+
+@linux
+def test_an_adopted_orphan_that_ended_is_reaped_as_engines_come_and_go(
+        tmp_path: Path) -> None:
+    script = tmp_path / "adopter.py"
+    script.write_text(ADOPTER)
+    done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True,
+                          timeout=120)
+    assert done.returncode == 0, done.stderr
+    # the orphan reaped (gone), the Popen's zombie left (Z) for its wait, which reads 7
+    assert done.stdout.split() == ["gone", "Z", "7"], done.stdout
