@@ -644,7 +644,7 @@ def _count_written(name: str, text: str) -> None:
             if isinstance(event, counted):
                 written += 1
                 if written > MAX_WRITTEN:
-                    raise SpecError(name, _mark_line(event.start_mark),
+                    raise SpecError(name, event.start_mark.line + 1,
                                     f"a file holds at most {MAX_WRITTEN:,} values (keys, "
                                     "items and scalars; a fixture writes some 20 to 60): "
                                     "the first past that is here; split it into files")
