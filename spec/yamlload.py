@@ -644,7 +644,8 @@ def _count_written(name: str, text: str) -> None:
             if isinstance(event, counted):
                 written += 1
                 if written > MAX_WRITTEN:
-                    raise SpecError(name, event.start_mark.line + 1,
+                    mark = event.start_mark
+                    raise SpecError(name, None if mark is None else mark.line + 1,
                                     f"a file holds at most {MAX_WRITTEN:,} values (keys, "
                                     "items and scalars; a fixture writes some 20 to 60): "
                                     "the first past that is here; split it into files")
