@@ -404,9 +404,11 @@ class _Walker:
         key = self.loader.construct_object(node, deep=True)
         if type(key) is str or type(key) is int:
             return key
+        kind = ("null" if key is None else "a boolean" if isinstance(key, bool) else
+                f"a {'number' if isinstance(key, float) else type(key).__name__}")
         raise self.error(
             node,
-            f"key {node.value!r} is read as {type(key).__name__} {describe(key)}; "
+            f"key {node.value!r} is read as {kind} ({describe(key)}); "
             "mapping keys must be strings or integers (quote it to make it a string)",
         )
 
@@ -653,7 +655,26 @@ def _count_written(name: str, text: str) -> None:
         loader.dispose()
 
 
+_YAML11_BREAKS: Final = {"\x85": "NEL", "\u2028": "a line separator",
+                         "\u2029": "a paragraph separator"}
+
+
+def _refuse_odd_breaks(name: str, text: str) -> None:
+    """A NEL (U+0085) or a Unicode line or paragraph separator ends a line to YAML 1.1,
+    which PyYAML reads, and is a character of the text to YAML 1.2 (and to most editors):
+    `name: x<NEL>base: pagat` is two keys here and one name elsewhere, a comment ended by
+    one is data here. Refused as yamlspell refuses scalars the two read apart."""
+    found = [(at, char) for char in _YAML11_BREAKS if (at := text.find(char)) >= 0]
+    if found:
+        at, char = min(found)
+        raise SpecError(name, line_at(text, at),
+                        f"character U+{ord(char):04X} ({_YAML11_BREAKS[char]}) ends a line "
+                        "to YAML 1.1 (and so here) and is text to YAML 1.2 and most "
+                        "editors: end the line with a plain newline, or delete it")
+
+
 def _load(name: str, text: str) -> Document:
+    _refuse_odd_breaks(name, text)
     try:
         _count_written(name, text)
         loader = _Loader(text)

@@ -185,3 +185,40 @@ def test_an_adopted_orphan_that_ended_is_reaped_as_engines_come_and_go(
     assert done.returncode == 0, done.stderr
     # the orphan reaped (gone), the Popen's zombie left (Z) for its wait, which reads 7
     assert done.stdout.split() == ["gone", "Z", "7"], done.stdout
+
+
+# --- 4. rule-set files: a break YAML 1.1 reads and 1.2 does not; a key read as null ------
+
+
+@pytest.mark.parametrize("char, what", [("\x85", "U+0085 (NEL)"),
+                                        ("\u2028", "U+2028 (a line separator)"),
+                                        ("\u2029", "U+2029 (a paragraph separator)")])
+def test_a_break_only_yaml_1_1_reads_is_refused_at_its_line(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], char: str, what: str) -> None:
+    # PyYAML read `base: nope` as a key of its own (a comment ended there): a YAML 1.2
+    # reader, or an editor, sees it inside the comment and the file builds on pagat
+    path = tmp_path / "rules.yaml"
+    path.write_text(f"name: mine\n# a comment{char}base: nope\nbase: pagat\n")
+    assert main(["rules", str(path)]) == 2
+    assert capsys.readouterr().err.strip() == (
+        f"mtrain rules: {path}:2: character {what} ends a line to YAML 1.1 (and so here) "
+        "and is text to YAML 1.2 and most editors: end the line with a plain newline, or "
+        "delete it")
+
+
+def test_a_fixture_file_with_a_nel_is_refused_by_lint(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "fx.yaml"
+    path.write_text("- id: nel-001\x85  description: d\n")
+    assert main(["lint", str(path)]) == 1
+    out = capsys.readouterr()
+    assert f"{path}:1: character U+0085 (NEL) ends a line" in out.out + out.err
+
+
+def test_a_key_read_as_null_is_said_in_words(tmp_path: Path) -> None:
+    path = tmp_path / "rules.yaml"
+    path.write_text("name: mine\nbase: pagat\n~: 1\n")
+    with pytest.raises(yamlload.SpecError) as raised:
+        yamlload.load(path)
+    assert str(raised.value) == (f"{path}:3: key '~' is read as null (None); mapping keys "
+                                 "must be strings or integers (quote it to make it a string)")
