@@ -222,3 +222,47 @@ def test_a_key_read_as_null_is_said_in_words(tmp_path: Path) -> None:
         yamlload.load(path)
     assert str(raised.value) == (f"{path}:3: key '~' is read as null (None); mapping keys "
                                  "must be strings or integers (quote it to make it a string)")
+
+
+# --- 5. an output that is a FIFO nobody reads ------------------------------------------
+
+
+FIXTURES = Path(__file__).parent / "data" / "fixtures" / "basic" / "play.yaml"
+REFERENCE = f"{Path(sys.executable).with_name('mtrain')} serve"
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="FIFOs are POSIX's")
+def test_a_fifo_nobody_reads_as_the_output_is_an_error_not_a_hang(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from mtrain.conformance import outputs
+
+    monkeypatch.setattr(outputs, "FIFO_WAIT", 0.2)
+    fifo = tmp_path / "out"
+    os.mkfifo(fifo)
+    # opened as a file, the FIFO waited for a reader for ever, at the run's end
+    rc = main(["conform", "--impl", REFERENCE, "--fixtures", str(FIXTURES), "--output",
+               str(fifo), "-k", "basic-001", "--variant", "pagat"])
+    err = capsys.readouterr().err
+    assert rc == 2, err
+    assert (f"mtrain conform: --output {fifo}: a FIFO no process read within 0.2 s (start "
+            "its reader first)") in err
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="FIFOs are POSIX's")
+def test_a_fifo_with_its_reader_gets_the_report(tmp_path: Path,
+                                                capsys: pytest.CaptureFixture[str]) -> None:
+    fifo = tmp_path / "out"
+    os.mkfifo(fifo)
+    reader = subprocess.Popen(["cat", str(fifo)], stdout=subprocess.PIPE)
+    try:
+        rc = main(["conform", "--impl", REFERENCE, "--fixtures", str(FIXTURES), "--output",
+                   str(fifo), "--format", "json", "-k", "basic-001", "--variant", "pagat"])
+        got, _ = reader.communicate(timeout=60)
+    finally:
+        if reader.poll() is None:
+            reader.kill()
+            reader.wait()
+    capsys.readouterr()
+    assert rc == 0
+    assert b'"basic-001"' in got
