@@ -266,3 +266,27 @@ def test_a_fifo_with_its_reader_gets_the_report(tmp_path: Path,
     capsys.readouterr()
     assert rc == 0
     assert b'"basic-001"' in got
+
+
+# --- 6. a timeout of 1e300 seconds --------------------------------------------------------
+
+
+@pytest.mark.parametrize("argv", [
+    ["conform", "--impl", "x", "--timeout", "1e300"],
+    ["conform", "--impl", "x", "--start-timeout", "86401"],
+    ["identify", "--impl", "x", "--timeout", "1e300"],
+    ["fuzz", "--impl", "x", "--start-timeout", "1e300"],
+])
+def test_a_wait_past_a_day_is_a_usage_error(capsys: pytest.CaptureFixture[str],
+                                            argv: list[str]) -> None:
+    # read as given, an engine that never answered held the run for ever
+    with pytest.raises(SystemExit) as raised:
+        main(argv)
+    assert raised.value.code == 2
+    assert f"must be at most 86,400 seconds (a day): '{argv[-1]}'" in capsys.readouterr().err
+
+
+def test_fuzz_refuses_a_request_timeout_past_a_day(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["fuzz", "--impl", "x", "--timeout", "1e300"]) == 2
+    assert capsys.readouterr().err == ("mtrain fuzz: error: --timeout must be at most 86,400 "
+                                       "seconds (a day) (see 'mtrain fuzz --help')\n")
