@@ -290,3 +290,69 @@ def test_fuzz_refuses_a_request_timeout_past_a_day(capsys: pytest.CaptureFixture
     assert main(["fuzz", "--impl", "x", "--timeout", "1e300"]) == 2
     assert capsys.readouterr().err == ("mtrain fuzz: error: --timeout must be at most 86,400 "
                                        "seconds (a day) (see 'mtrain fuzz --help')\n")
+
+
+# --- 7. a hello of 300,000 unknown variants; a hello naming a file of the harness's folder
+
+
+def test_unknown_variants_past_the_few_told_are_counted_without_composing_each(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from mtrain.conformance import declaration
+    from mtrain.spec.catalog import catalog
+
+    cat = catalog()
+    composed: list[str] = []
+    compose = cat.ruleset
+
+    def counted(spec: str | Path, *args: object, **kwargs: object) -> object:
+        composed.append(str(spec))
+        return compose(spec, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(cat, "ruleset", counted)
+    names = [f"v{i}" for i in range(2000)] + ["pagat+nope", "puremco+blanks-25", "pagat"]
+    said = declaration.unknown_variants({"variants": names})
+    # 2,000 v's and pagat+nope are no rule set: five told, the rest counted
+    assert len(said) == 6 and said[5] == (
+        "the hello's variants name 1,996 more that are no rule set here")
+    # each v past the five told was counted at a glance (a hello of 300,000 names took
+    # 35 s, each one's error built in full): composed were the five and the names whose
+    # first word is a variant
+    assert composed == ["v0", "v1", "v2", "v3", "v4", "pagat+nope", "puremco+blanks-25",
+                        "pagat"]
+
+
+HELLO_NAMING = textwrap.dedent("""
+    import json, sys
+    sys.path.insert(0, {broken!r})
+    from _base import run
+
+    def hook(n, request, answer):
+        if n == 1:
+            hello = json.loads(answer)
+            hello["variants"] = [sys.argv[1], "pagat"]
+            return (json.dumps(hello) + "\\n").encode()
+        return answer
+
+    run(hook)
+""")
+
+
+@pytest.mark.parametrize("name", ["notes.txt", "sub/rules.yaml", "house.yaml"])
+def test_a_hello_naming_a_file_of_the_harness_folder_is_a_name_no_rule_set_has(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
+        name: str) -> None:
+    # the harness's folder holds a file of that name, which is no rule-set file: it was
+    # read as one, and the run ended on its YAML error, blaming the file
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "sub").mkdir()
+    for path in ("notes.txt", "sub/rules.yaml", "house.yaml"):
+        (tmp_path / path).write_text("a: b: c\n")
+    engine = tmp_path / "engine.py"
+    engine.write_text(HELLO_NAMING.format(broken=str(Path(__file__).parent / "broken_impls")))
+    rc = main(["conform", "--impl", f"{sys.executable} {engine} {name}", "--fixtures",
+               str(FIXTURES), "-k", "basic-001", "--variant", "pagat"])
+    said = capsys.readouterr()
+    err = said.out + said.err
+    assert rc == 0, err  # run under pagat, which it names too
+    assert (f"warning: the hello's variants name '{name}', which is no rule set here (a "
+            "hello names variants, not files): nothing is run under it") in err
