@@ -10,6 +10,7 @@ that moment by the reaper itself, so the test fails every time where the signal 
 
 from __future__ import annotations
 
+import json
 import os
 import socket
 import subprocess
@@ -356,3 +357,60 @@ def test_a_hello_naming_a_file_of_the_harness_folder_is_a_name_no_rule_set_has(
     assert rc == 0, err  # run under pagat, which it names too
     assert (f"warning: the hello's variants name '{name}', which is no rule set here (a "
             "hello names variants, not files): nothing is run under it") in err
+
+
+# --- 8. a state answer holding a hand of 400,000 tiles ---------------------------------
+
+
+BIG_HAND = textwrap.dedent("""
+    import json, sys
+    sys.path.insert(0, {broken!r})
+    from _base import run
+
+    def hook(n, request, answer):
+        reply = json.loads(answer)
+        if "state" in reply:
+            reply["state"]["hands"][0] = ["1-1"] * int(sys.argv[1])
+        return (json.dumps(reply) + "\\n").encode()
+
+    run(hook)
+""")
+
+
+def test_a_tile_list_longer_than_the_largest_set_is_refused_unread() -> None:
+    from mtrain.conformance import protocol
+    from mtrain.reference import codec
+    from mtrain.reference.deal import deal
+    from mtrain.reference.rules import Rules
+    from mtrain.spec.catalog import catalog
+
+    state = codec.state_to_json(deal(Rules.of(catalog().ruleset("pagat")), 3, 1, seed=1))
+    for where in ("hands", "boneyard", "mexican"):
+        big = json.loads(json.dumps(state))
+        tiles = ["1-1"] * 400_000
+        if where == "hands":
+            big["hands"][1] = tiles
+        elif where == "boneyard":
+            big["boneyard"] = tiles
+        else:
+            big["mexican"]["tiles"] = tiles
+        named = {"hands": "hands[1]", "boneyard": "boneyard", "mexican": "mexican.tiles"}
+        with pytest.raises(protocol.ProtocolError) as raised:
+            protocol.check_state(big, "apply.state")
+        assert str(raised.value) == (f"apply.state.{named[where]} lists 400,000 tiles; no set "
+                                     "has more than 190 (double-18): each tile once")
+    protocol.check_state(state, "apply.state")  # a dealt state passes
+
+
+def test_conform_says_a_hand_past_every_set_is_a_broken_answer(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # the schema was walked tile by tile, to find each repeated: a hand of 400,000 took
+    # 80 s; one of 191 said the same as any repeat
+    engine = tmp_path / "engine.py"
+    engine.write_text(BIG_HAND.format(broken=str(Path(__file__).parent / "broken_impls")))
+    rc = main(["conform", "--impl", f"{sys.executable} {engine} 191", "--fixtures",
+               str(FIXTURES), "-k", "basic-002", "--variant", "pagat"])
+    out = capsys.readouterr().out
+    assert rc == 1
+    assert ("wrong answer shape to the apply request: apply.state.hands[0] lists 191 tiles; "
+            "no set has more than 190 (double-18): each tile once") in out
