@@ -30,6 +30,7 @@ This module builds and checks messages; it does no I/O.
 
 from __future__ import annotations
 
+import functools
 import json
 import math
 from collections.abc import Callable, Mapping
@@ -39,7 +40,6 @@ import orjson
 
 from mtrain.conformance.untrusted import cut
 from mtrain.spec.errors import shown
-from mtrain.spec.tiles import MAX_PIP
 
 JSON = dict[str, Any]
 
@@ -54,10 +54,19 @@ end first) on each of 21 trains (20 seats and the Mexican Train), then draw, pas
 end-chain. No table has more distinct actions, so a longer list names one twice or names
 no action; refused unread, as a line past MAX_LINE is (an engine listing its actions
 20,000 times over cost identify 102 CPU s and 890 MB before it was stopped)."""
-MAX_TILES = (MAX_PIP + 1) * (MAX_PIP + 2) // 2
-"""The most tiles a state's list may hold (a hand, the boneyard, a train): every tile of
-the largest set, double-18. A longer one is refused unread, as legal.actions past
-MAX_ACTIONS: a hand of 400,000 tiles had the schema walked tile by tile (80 s)."""
+
+
+@functools.cache
+def max_tiles() -> tuple[int, int]:
+    """(the most tiles a state's list may hold, the largest set's highest number): a hand,
+    the boneyard or a train holds at most every tile of the largest set, double-18. A
+    longer one is refused unread, as legal.actions past MAX_ACTIONS: a hand of 400,000
+    tiles had the schema walked tile by tile (80 s). Asked at need: an engine's own host
+    imports this module and reads no tile set."""
+    from mtrain.spec.tiles import MAX_PIP
+
+    return (MAX_PIP + 1) * (MAX_PIP + 2) // 2, MAX_PIP
+
 MAX_ID = 2**53 - 1
 """The largest request id (protocol.schema.json): the harness numbers its requests from 1,
 and an id past what a double holds exactly (RFC 8259 section 6) is no id of any harness."""
@@ -460,10 +469,11 @@ def check_state(value: Any, where: str) -> None:
         ("boneyard", value["boneyard"])] + [
         (f"trains[{i}].tiles", t["tiles"]) for i, t in enumerate(value["trains"])] + [
         ("mexican.tiles", value["mexican"]["tiles"])]
+    most, top = max_tiles()
     for name, tiles in lists:
-        if len(tiles) > MAX_TILES:
+        if len(tiles) > most:
             raise ProtocolError(f"{where}.{name} lists {len(tiles):,} tiles; no set has more "
-                                f"than {MAX_TILES} (double-{MAX_PIP}): each tile once")
+                                f"than {most} (double-{top}): each tile once")
     result = value["result"]
     if result is not None and not isinstance(result, dict):
         raise ProtocolError(f"{where}.result must be null or an object")
