@@ -67,6 +67,7 @@ def max_tiles() -> tuple[int, int]:
 
     return (MAX_PIP + 1) * (MAX_PIP + 2) // 2, MAX_PIP
 
+
 MAX_ID = 2**53 - 1
 """The largest request id (protocol.schema.json): the harness numbers its requests from 1,
 and an id past what a double holds exactly (RFC 8259 section 6) is no id of any harness."""
