@@ -10,6 +10,7 @@ from __future__ import annotations
 import atexit
 import contextlib
 import functools
+import gc
 import math
 import os
 import queue
@@ -252,6 +253,7 @@ class ChildProcess:
             self._control = -1  # the harness's end of its reaper's socket (none: -1)
             if REAPS:
                 adopt_orphans()
+                reap_adopted()
             self.popen = self._start(list(argv), env, cwd, kwargs)
             _LIVE.add(self)
             if os.name == "posix":  # killed by the watchdog if the harness is killed outright
@@ -527,6 +529,7 @@ class ChildProcess:
             if reaper != "swept":  # killed, or stopped: what it held is this process's
                 self.parent_killed = reaper == "killed"
                 sweep_adopted(spared)
+            reap_adopted()
         self.close_pipes()
 
     def stdin_unread(self) -> bool:
@@ -739,6 +742,45 @@ def sweep_adopted(spared: set[int]) -> list[int]:
             with contextlib.suppress(ChildProcessError):
                 os.waitpid(pid, os.WNOHANG)
     return killed
+
+
+_HELD_ZOMBIES: set[int] = set()
+"""Zombies reap_adopted found a Popen holding (to be waited by its owner): not looked for
+again while they stay zombies, which they do until that owner waits."""
+
+
+def reap_adopted() -> list[int]:
+    """Reap the zombies this subreaper adopted: processes it never started (the reaper and
+    watchdog of a harness killed outright, a daemon's parent gone) that ended, which
+    nobody else will wait for; until sweep_adopted ran (only where an engine killed its
+    reaper) some 30 piled up in a pytest run. Cheap where there are none: one waitid,
+    which looks without reaping. Never one another part of the process waits for: its own
+    session's children (pool workers, forks), the watchdog, and any pid a live
+    subprocess.Popen holds (reapers, a caller's own processes). Called as engines start
+    and end."""
+    if os.getpid() != _ADOPTING or not hasattr(os, "waitid"):
+        return []
+    try:
+        if os.waitid(os.P_ALL, 0, os.WEXITED | os.WNOHANG | os.WNOWAIT) is None:
+            return []  # no child has ended
+    except ChildProcessError:
+        return []
+    own, me = os.getsid(0), os.getpid()
+    ended = {pid for pid, (parent, sid, state) in _processes().items()
+             if parent == me and sid != own and state == b"Z"} - {watchdog.running()}
+    _HELD_ZOMBIES.intersection_update(ended)
+    ended -= _HELD_ZOMBIES
+    if ended:  # a Popen of any part of the process (not only ChildProcess) waits for its own
+        held = {obj.pid for obj in gc.get_objects()
+                if isinstance(obj, subprocess.Popen) and obj.returncode is None}
+        _HELD_ZOMBIES.update(ended & held)
+        ended -= held
+    reaped = []
+    for pid in sorted(ended):
+        with contextlib.suppress(ChildProcessError):
+            if os.waitpid(pid, os.WNOHANG)[0]:
+                reaped.append(pid)
+    return reaped
 
 
 def describe_exit(code: int | None) -> str:

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
 import shlex
 import stat
 import tempfile
+import time
 from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import TextIO
@@ -92,7 +94,7 @@ def write_file(path: str | Path, write: Callable[[TextIO], object]) -> None:
     cut short lies where a whole one is looked for (a reader of JUnit XML takes an empty
     file for no test; fuzz took each empty reproducer's name as used and tried the next).
     A file that cannot be opened is left as it is, and so is a device or a FIFO."""
-    f = open(path, "w", encoding="utf-8")  # noqa: SIM115  (closed below)
+    f = _open_for_writing(path)
     try:
         with f:
             write(f)
@@ -101,6 +103,38 @@ def write_file(path: str | Path, write: Callable[[TextIO], object]) -> None:
             if stat.S_ISREG(os.stat(path).st_mode):
                 os.unlink(path)
         raise
+
+
+FIFO_WAIT = 10.0
+"""Seconds a FIFO named as an output is given to find a reader (one started beside the
+run, `mkfifo out; cat out & mtrain ... --output out`) before the writing gives up."""
+
+
+def _open_for_writing(path: str | Path) -> TextIO:
+    """`path` opened to write as text; a FIFO only once a process reads it. Opened as a
+    file, a FIFO nobody reads waited for a reader without end: the run hung at its very
+    end, its report written nowhere. A pipe given as /dev/fd/N (`--output >(gzip > x)`)
+    has its reader already."""
+    try:
+        fifo = stat.S_ISFIFO(os.stat(path).st_mode)
+    except OSError:  # none yet, or not to be looked at: open says what is wrong
+        fifo = False
+    if not fifo:
+        return open(path, "w", encoding="utf-8")
+    deadline = time.monotonic() + FIFO_WAIT
+    while True:
+        try:
+            fd = os.open(path, os.O_WRONLY | os.O_NONBLOCK)
+            break
+        except OSError as e:  # ENXIO: no process has it open to read
+            if e.errno != errno.ENXIO:
+                raise
+            if time.monotonic() >= deadline:
+                raise OSError(errno.ENXIO, f"a FIFO no process read within {FIFO_WAIT:g} s "
+                              "(start its reader first)") from None
+            time.sleep(0.05)  # (a bound on nothing: each round tries again)
+    os.set_blocking(fd, True)
+    return open(fd, "w", encoding="utf-8")
 
 
 def replace_file(path: str | Path, write: Callable[[TextIO], object],

@@ -30,6 +30,7 @@ This module builds and checks messages; it does no I/O.
 
 from __future__ import annotations
 
+import functools
 import json
 import math
 from collections.abc import Callable, Mapping
@@ -53,6 +54,20 @@ end first) on each of 21 trains (20 seats and the Mexican Train), then draw, pas
 end-chain. No table has more distinct actions, so a longer list names one twice or names
 no action; refused unread, as a line past MAX_LINE is (an engine listing its actions
 20,000 times over cost identify 102 CPU s and 890 MB before it was stopped)."""
+
+
+@functools.cache
+def max_tiles() -> tuple[int, int]:
+    """(the most tiles a state's list may hold, the largest set's highest number): a hand,
+    the boneyard or a train holds at most every tile of the largest set, double-18. A
+    longer one is refused unread, as legal.actions past MAX_ACTIONS: a hand of 400,000
+    tiles had the schema walked tile by tile (80 s). Asked at need: an engine's own host
+    imports this module and reads no tile set."""
+    from mtrain.spec.tiles import MAX_PIP
+
+    return (MAX_PIP + 1) * (MAX_PIP + 2) // 2, MAX_PIP
+
+
 MAX_ID = 2**53 - 1
 """The largest request id (protocol.schema.json): the harness numbers its requests from 1,
 and an id past what a double holds exactly (RFC 8259 section 6) is no id of any harness."""
@@ -451,6 +466,15 @@ def check_state(value: Any, where: str) -> None:
     for i, train in enumerate([*value["trains"], value["mexican"]]):
         if not isinstance(train, dict) or not isinstance(train.get("tiles"), list):
             raise ProtocolError(f"{where}.trains[{i}] must be an object with a 'tiles' list")
+    lists = [(f"hands[{i}]", h) for i, h in enumerate(value["hands"])] + [
+        ("boneyard", value["boneyard"])] + [
+        (f"trains[{i}].tiles", t["tiles"]) for i, t in enumerate(value["trains"])] + [
+        ("mexican.tiles", value["mexican"]["tiles"])]
+    most, top = max_tiles()
+    for name, tiles in lists:
+        if len(tiles) > most:
+            raise ProtocolError(f"{where}.{name} lists {len(tiles):,} tiles; no set has more "
+                                f"than {most} (double-{top}): each tile once")
     result = value["result"]
     if result is not None and not isinstance(result, dict):
         raise ProtocolError(f"{where}.result must be null or an object")

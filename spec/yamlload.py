@@ -19,7 +19,10 @@ Beyond what ``yaml.safe_load`` checks, :func:`load` refuses
   :data:`MAX_DEPTH`. Anchors and aliases are otherwise allowed, and a file written out
   in full is bounded only by its size;
 * an integer of more than :data:`MAX_DIGITS` digits (Python would refuse to convert it,
-  with no line to show).
+  with no line to show), and a string of more than :data:`MAX_TEXT` characters;
+* more than :data:`MAX_WRITTEN` values written (keys, items and scalars, aliases each one):
+  counted on the parser's events before any node is built, so a file of a million
+  values is refused in a fraction of a second instead of loading for half a minute.
 
 Only regular files are read (:func:`read_bytes`): a folder, a FIFO, a device or a
 socket is refused by name before it is opened, never read or waited on, and a file
@@ -76,6 +79,14 @@ MAX_ALIASED: Final = 100_000
 """The most nodes that aliases may stand for in one file, beyond the nodes written (no
 shipped file uses an alias); later steps (schema validation, copies) walk the expanded
 data. A large file written out in full is bounded by MAX_FILE_BYTES, not by this."""
+MAX_WRITTEN: Final = 100_000
+"""The most values (keys, items, scalars, aliases) a file may write: the largest shipped
+file writes some 6,300 (deal/rows-extra.yaml), a fixture some 20 to 60, so this is some
+2,000 fixtures in one file. A file of 1,000,000 values took 34 s and 620 MB to load and
+check; one at the bound takes a few seconds."""
+MAX_TEXT: Final = 65_536
+"""The longest string, in characters: the longest shipped is some 1,800 (a note); a text
+longer is no description, note or name, and every report would carry it whole."""
 MAX_DEPTH: Final = 50
 MAX_DIGITS: Final = 1000
 """The longest integer read, in digits: Python refuses to convert more than 4,300 (a
@@ -293,6 +304,9 @@ class _Walker:
         if node.tag == _YAML_TAG + "int" and len(node.value) > MAX_DIGITS:
             raise self.error(node, f"a number of {len(node.value):,} characters is too long "
                              f"to read (at most {MAX_DIGITS:,} digits)")
+        if len(node.value) > MAX_TEXT:
+            raise self.error(node, f"a value of {len(node.value):,} characters is too long "
+                             f"(at most {MAX_TEXT:,}: a description, note or name is short)")
 
     def walk(self, node: yaml.Node, pointer: Pointer, line: int, depth: int = 0) -> int:
         """Check `node`; its size (nodes, aliases expanded), counted once per node."""
@@ -390,9 +404,11 @@ class _Walker:
         key = self.loader.construct_object(node, deep=True)
         if type(key) is str or type(key) is int:
             return key
+        kind = ("null" if key is None else "a boolean" if isinstance(key, bool) else
+                f"a {'number' if isinstance(key, float) else type(key).__name__}")
         raise self.error(
             node,
-            f"key {node.value!r} is read as {type(key).__name__} {describe(key)}; "
+            f"key {node.value!r} is read as {kind} ({describe(key)}); "
             "mapping keys must be strings or integers (quote it to make it a string)",
         )
 
@@ -478,7 +494,8 @@ def load(path: str | Path, text: str | None = None) -> Document:
     one document, tags that are not plain data, merge keys (``<<``), duplicate keys, keys
     that are not strings or integers, aliases that add more than ``MAX_ALIASED`` nodes or
     point into themselves, nesting deeper than ``MAX_DEPTH``, integers longer than
-    ``MAX_DIGITS``, and an empty file.
+    ``MAX_DIGITS``, strings longer than ``MAX_TEXT``, more than ``MAX_WRITTEN`` values
+    written, and an empty file.
     """
     name = str(path)
     if text is None:
@@ -612,8 +629,54 @@ def _thawed(value: Any) -> Any:
     return value
 
 
-def _load(name: str, text: str) -> Document:
+def _count_written(name: str, text: str) -> None:
+    """Refuse a text of more than MAX_WRITTEN values at the first past the bound, from the
+    parser's events (C, under a microsecond each), before any node is built: composing
+    and checking cost some 30 us a value and 600 bytes. A value takes a character at
+    least (`{?,?}` writes four in four), so a shorter text is not scanned at all."""
+    if len(text) <= MAX_WRITTEN:
+        return
+    counted = (yaml.ScalarEvent, yaml.AliasEvent, yaml.SequenceStartEvent,
+               yaml.MappingStartEvent)
+    loader = _Loader(text)
     try:
+        written = 0
+        while loader.check_event():
+            event = loader.get_event()
+            if isinstance(event, counted):
+                written += 1
+                if written > MAX_WRITTEN:
+                    mark = event.start_mark
+                    raise SpecError(name, None if mark is None else mark.line + 1,
+                                    f"a file holds at most {MAX_WRITTEN:,} values (keys, "
+                                    "items and scalars; a fixture writes some 20 to 60): "
+                                    "the first past that is here; split it into files")
+    finally:
+        loader.dispose()
+
+
+_YAML11_BREAKS: Final = {"\x85": "NEL", "\u2028": "a line separator",
+                         "\u2029": "a paragraph separator"}
+
+
+def _refuse_odd_breaks(name: str, text: str) -> None:
+    """A NEL (U+0085) or a Unicode line or paragraph separator ends a line to YAML 1.1,
+    which PyYAML reads, and is a character of the text to YAML 1.2 (and to most editors):
+    `name: x<NEL>base: pagat` is two keys here and one name elsewhere, a comment ended by
+    one is data here. Refused as yamlspell refuses scalars the two read apart."""
+    found = [(at, char) for char in _YAML11_BREAKS if (at := text.find(char)) >= 0]
+    if found:
+        at, char = min(found)
+        raise SpecError(name, line_at(text, at),
+                        f"character U+{ord(char):04X} ({_YAML11_BREAKS[char]}) ends a line "
+                        "to YAML 1.1 (and so here) and is text to YAML 1.2 and most "
+                        "editors: end the line with a plain newline, or delete it")
+
+
+def _load(name: str, text: str) -> Document:
+    _refuse_odd_breaks(name, text)
+    try:
+        _count_written(name, text)
         loader = _Loader(text)
     except yaml.YAMLError as exc:
         raise _yaml_error(name, text, exc) from None

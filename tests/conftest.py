@@ -882,3 +882,13 @@ def _no_examples_left_behind() -> Iterator[None]:
     from mtrain.spec.catalog import catalog
 
     catalog().forget_added_examples()
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_runtest_teardown(item: pytest.Item) -> None:
+    """What a test's own subprocess left this run to adopt (a harness killed outright:
+    its reapers and watchdog) reaped as the test ends, as a harness reaps it as an engine
+    starts or ends: tests that start no engine after it piled up some 30 zombies."""
+    from mtrain.conformance import child
+
+    child.reap_adopted()

@@ -77,7 +77,7 @@ RULE_FILES: list[tuple[str, bytes | str, int | None, str]] = [
     ("table: a float", "base: pagat\noptions:\n  hand_sizes: {2: 1.5}\n", 3,
      "expected an integer, got a number (1.5)"),
     ("table: a boolean key", "base: pagat\noptions:\n  hand_sizes: {true: 10}\n", 3,
-     "key 'true' is read as bool"),
+     "key 'true' is read as a boolean"),
     ("table: empty", "base: pagat\noptions:\n  hand_sizes: {}\n", 3, "should be non-empty"),
     ("table: other", "base: pagat\noptions:\n  hand_sizes: other\n", 3,
      "hand_sizes cannot be `other`"),

@@ -100,10 +100,19 @@ def decimal(text: str) -> float:
     return float(text)
 
 
+MAX_WAIT = 86_400.0
+"""The longest a request may be waited for, in seconds (a day): --timeout 1e300 was read
+and an engine that never answered then held the run for ever, a hang in all but name."""
+
+
 def positive_float(text: str) -> float:
+    """An argparse type: the seconds a request is waited for, positive, at most MAX_WAIT."""
     value = decimal(text)
     if not 0 < value < math.inf:
         raise argparse.ArgumentTypeError(f"must be a positive number of seconds: {text!r}")
+    if value > MAX_WAIT:
+        raise argparse.ArgumentTypeError(f"must be at most {MAX_WAIT:,.0f} seconds (a day): "
+                                         f"{text!r}")
     return value
 
 

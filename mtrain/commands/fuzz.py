@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 from mtrain.commands.arguments import (
     MAX_JOBS,
     MAX_SEED,
+    MAX_WAIT,
     decimal,
     integer,
     positive_float,
@@ -261,6 +262,8 @@ def run(args: argparse.Namespace) -> int:
     if not 0 <= args.shrink_seconds < math.inf or (args.timeout is not None
                                    and not 0 < args.timeout < math.inf):
         raise UsageError("--shrink-seconds and --timeout must be positive (and finite)")
+    if args.timeout is not None and args.timeout > MAX_WAIT:  # a hung engine held it for ever
+        raise UsageError(f"--timeout must be at most {MAX_WAIT:,.0f} seconds (a day)")
     if args.shrink_tries is not None and args.shrink_tries < 0:
         raise UsageError("--shrink-tries must be at least 0")
     if args.max_findings is not None and args.max_findings < 1:
