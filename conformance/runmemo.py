@@ -70,13 +70,10 @@ def as_flags(asked: Iterable[Question]) -> tuple[Question, ...]:
 
 
 class Node:
-    __slots__ = ("at", "branches", "found", "sole")
+    __slots__ = ("at", "branches", "found")
 
     def __init__(self) -> None:
         self.branches: list[tuple[Question, dict[Any, Node]]] = []
-        # branches[0] while it is the only one (a deterministic engine's run: nearly
-        # every node), else None: a walk's step reads it without len() and indexing
-        self.sole: tuple[Question, dict[Any, Node]] | None = None
         self.found: Any = None  # what a run that asked the questions on the way found
         # a play's state after step k, and the questions asked to reach it
         self.at: tuple[int, JSON, tuple[Question, ...]] | None = None
@@ -96,7 +93,6 @@ class QuestionTree:
         answered before (filled in as it answers more), for a caller walking many trees
         with one rule set."""
         answers = {} if answers is None else answers
-        get = answers.get
         best: Node | None = None
         best_k = -1  # the step of best's state
         # depth first, without recursion (a closure calling itself is a reference cycle
@@ -104,24 +100,27 @@ class QuestionTree:
         # engine is deterministic: nearly every node) is walked down in place
         todo = [self.root]
         while todo:
-            node: Node | None = todo.pop()
-            while node is not None:
+            node = todo.pop()
+            while True:
                 if node.found is not None:
                     return node.found, best
                 at = node.at
                 if at is not None and (best is None or at[0] > best_k):
                     best, best_k = node, at[0]
-                sole = node.sole
-                if sole is not None:
-                    question, kids = sole
-                    said = get(question, answers)
+                branches = node.branches
+                if len(branches) == 1:
+                    question, kids = branches[0]
+                    said = answers.get(question, answers)
                     if said is answers:
                         said = answers[question] = answer(question, rules, rs)
-                    node = kids.get(said)  # None: no run answered so; back to `todo`
+                    kid = kids.get(said)
+                    if kid is None:
+                        break
+                    node = kid
                     continue
                 below = []
-                for question, kids in node.branches:
-                    said = get(question, answers)
+                for question, kids in branches:
+                    said = answers.get(question, answers)
                     if said is answers:
                         said = answers[question] = answer(question, rules, rs)
                     kid = kids.get(said)
@@ -149,7 +148,6 @@ class QuestionTree:
             if kids is None:
                 kids = {}
                 node.branches.append((question, kids))
-                node.sole = node.branches[0] if len(node.branches) == 1 else None
             below = kids.get(said)
             if below is None:  # (a Node made only when none is there)
                 below = kids[said] = Node()
