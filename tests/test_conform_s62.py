@@ -1,0 +1,248 @@
+"""Session 62 (conf62): the Mexican-Train cut combined with one's own train first.
+
+Under `mexican_first_turn: other` and `own_train_first: other` together (hump, flagstop:
+tests/examples/hump_engine.py, flagstop_engine.py) an entry reading both rules was not
+applicable whole, though each rule alone had its cut (mexican_alone.py, bracket_alone.py).
+conformance/mexican_with.py runs both at once, and fuzz asks it of an answer that read
+both (fuzz/own_release.py). benchmarks/house_not_applicable.py, --reference: hump 92 not
+applicable -> 50, flagstop 32 -> 25; nothing failing with the bugs off.
+
+Each test of a cut fails without it (entry_for gave no entry: not applicable).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from mtrain.conformance.adapter import JSON, ReferenceImplementation
+from mtrain.conformance.fixture import FIXTURE_ROOT, Fixture, load_file
+from mtrain.conformance.interface import Refused
+from mtrain.conformance.mexican_with import pair_options
+from mtrain.conformance.partition import applies, stand_in
+from mtrain.conformance.runner import run_one
+from mtrain.conformance.selection import entry_for
+from mtrain.spec.catalog import catalog
+from mtrain.spec.ruleset import Ruleset
+from mtrain.spec.scope import Space
+
+TWO_HOUSE = """\
+name: two-house
+base: pagat
+options:
+  mexican_first_turn: other
+  own_train_first: other
+"""
+"""pagat, but for two house rules no value describes: until one's own train is started
+one may not play on another's marked train (hump's); and only a player whose own train
+holds two tiles or more may open the Mexican Train (dandy's)."""
+
+
+def _rules(tmp_path: Path) -> Ruleset:
+    path = tmp_path / "two-house.yaml"
+    path.write_text(TWO_HOUSE, encoding="utf-8")
+    return catalog().rules_file(str(path))
+
+
+def _wide(ruleset: JSON) -> JSON:
+    """The known rules that allow every play the house rules may: anyone opens the
+    Mexican Train, one's own train need not come first."""
+    return {**ruleset, "options": {**ruleset["options"], "mexican_first_turn": "anyone",
+                                   "own_train_first": "not-required"}}
+
+
+def _forbidden(state: JSON, action: JSON) -> bool:
+    """Whether the house rules forbid the play `action` that the wide rules allow."""
+    if action.get("type") != "play":
+        return False
+    own = state["trains"][state["seat"]]["tiles"]
+    train = action.get("train")
+    if train == "mexican":
+        return not state["mexican"]["tiles"] and len(own) < 2
+    return train != state["seat"] and not own and state["trains"][train]["marker"]
+
+
+class TwoHouse(ReferenceImplementation):
+    """The two house rules, played right: the wide rules' plays less those they forbid,
+    and a draw (a pass on an empty boneyard) where none is left."""
+
+    def legal(self, ruleset: JSON, state: JSON) -> list[JSON]:
+        wide = super().legal(_wide(ruleset), state)
+        kept = [a for a in wide if not _forbidden(state, a)]
+        if any(a.get("type") == "play" for a in kept) or not any(
+                a.get("type") == "play" for a in wide):
+            return kept
+        return [{"type": "draw"} if state["boneyard"] else {"type": "pass"}]
+
+    def apply(self, ruleset: JSON, state: JSON, action: JSON) -> JSON:
+        if _forbidden(state, action):
+            raise Refused("a house rule forbids that play")
+        return super().apply(_wide(ruleset), state, action)
+
+
+class ForgetsHome(TwoHouse):
+    """The planted bug: holding a tile that would open the empty Mexican Train, it offers
+    no play on its own train (TRAIN-1 allows it whatever either house rule says)."""
+
+    def legal(self, ruleset: JSON, state: JSON) -> list[JSON]:
+        actions = super().legal(ruleset, state)
+        opens = any(a.get("train") == "mexican" and not state["mexican"]["tiles"]
+                    for a in ReferenceImplementation.legal(self, _wide(ruleset), state))
+        return [a for a in actions if not (opens and a.get("train") == state["seat"])]
+
+
+def _fixture(path: Path, fid: str) -> Fixture:
+    (fx,) = [f for f in load_file(path) if f.id == fid]
+    return fx
+
+
+def _read_both(fx: Fixture, rs: Ruleset, space: Space) -> None:
+    """The fixture's entry reads both house rules (and no other): the reason this cut
+    takes, where no other cut ran it before."""
+    why = applies(fx.expect[0], fx, rs, space)
+    assert why is not None and pair_options(why) == {"mexican_first_turn",
+                                                     "own_train_first"}, why
+
+
+def test_an_entry_both_rules_read_runs_but_for_what_they_decide(tmp_path: Path) -> None:
+    """generated-own-train-first-001 (engine 9, seat 0 to move, first turns over): seat 0
+    holds [9-1] alone, both trains empty and marked, the Mexican Train empty. By hand:
+    [9-1] fits its own train, seat 1's and the Mexican Train (all end in 9). Whatever
+    either house rule says, `play 9-1 on 0` is legal (TRAIN-1) and so no draw (TURN-1);
+    `play 9-1 on 1` is one's own train first's (TRAIN-4 opens a marked train, TRAIN-7
+    shuts it before one's own is started) and `play 9-1 on mexican` the Mexican rule's.
+    Before the cut the entry was not applicable whole."""
+    rs = _rules(tmp_path)
+    assert set(rs.unknown) == {"mexican_first_turn", "own_train_first"}
+    fx = _fixture(FIXTURE_ROOT / "generated" / "own-train-first.yaml",
+                  "generated-own-train-first-001")
+    space = Space()
+    _read_both(fx, rs, space)
+    exp, why = entry_for(fx, rs, space)
+    assert exp is not None, why
+    assert set(exp.own_actions) == {"play 9-1 on 1", "play 9-1 on mexican"}
+    assert exp.legal is not None and "play 9-1 on 0" in exp.legal
+    sent = stand_in(rs, exp, space)
+    ok = run_one(fx, sent, exp, TwoHouse(), own=rs.unknown)
+    assert ok.status == "pass", ok.messages
+    bad = run_one(fx, sent, exp, ForgetsHome(), own=rs.unknown)
+    assert bad.status == "fail"
+    assert any("legal actions missing: play 9-1 on 0" in m for m in bad.messages), \
+        bad.messages
+
+
+OPENING_ONLY = """\
+- id: s62-pair-001
+  description: "Own train empty, the only other play a marked train: whether to draw is the rules'"
+  clauses: [TRAIN-5, TRAIN-7, TURN-1]
+  source: [computation]
+  note: >-
+    Engine 5, first turns over. Seat 0 holds [5-3] and [9-9]; its own train is empty
+    (ends 5), seat 1's ends in 8 and is marked. [5-3] fits its own train and the empty
+    Mexican Train; [9-9] fits nothing.
+  table:
+    engine: 5
+    seat: 0
+    hands:
+      0: [5-3, 9-9]
+      1: [8-2, 4-1]
+    trains:
+      1: [5-8]
+    marked: [1]
+  expect:
+    - when:
+        tile_set: [double-12]
+        mexican_first_turn: [anyone]
+        own_train_first: [not-required]
+      legal: [play 5-3 on 0, play 5-3 on mexican]
+      refused:
+        play 9-9 on 0: TRAIN-2
+        play 9-9 on mexican: TRAIN-2
+        draw: TURN-1
+"""
+
+
+def test_a_refusal_every_house_rule_makes_is_judged(tmp_path: Path) -> None:
+    """s62-pair-001 (worked in its note): [9-9] fits no train, refused by TRAIN-2 whatever
+    the rules, on its own train and on the Mexican Train alike (a tile that cannot open
+    it is no opening); [5-3] home is legal whatever they say, so the draw is refused.
+    An engine that takes [9-9] onto the empty Mexican Train fails."""
+    rs = _rules(tmp_path)
+    path = tmp_path / "pair.yaml"
+    path.write_text(OPENING_ONLY, encoding="utf-8")
+    fx = _fixture(path, "s62-pair-001")
+    space = Space()
+    _read_both(fx, rs, space)
+    exp, why = entry_for(fx, rs, space)
+    assert exp is not None, why
+    assert exp.own_actions == ("play 5-3 on mexican",)
+    assert set(exp.refused) == {"play 9-9 on 0", "play 9-9 on mexican", "draw"}
+
+    class TakesAnyDouble(TwoHouse):
+        def apply(self, ruleset: JSON, state: JSON, action: JSON) -> JSON:
+            if action.get("tile") == "9-9" and action.get("train") == "mexican":
+                return state  # accepted: TRAIN-2 broken
+            return super().apply(ruleset, state, action)
+
+    sent = stand_in(rs, exp, space)
+    assert run_one(fx, sent, exp, TwoHouse(), own=rs.unknown).status == "pass"
+    bad = run_one(fx, sent, exp, TakesAnyDouble(), own=rs.unknown)
+    assert bad.status == "fail" and "TRAIN-2" in bad.charged, bad.messages
+
+
+RULES_ONLY = """\
+- id: s62-pair-002
+  description: "Both refusals the house rules' own: nothing left to judge"
+  clauses: [TRAIN-7]
+  source: [computation]
+  note: >-
+    generated-own-train-first-001's table (engine 9; seat 0 holds [9-1], both trains
+    empty and marked, the Mexican Train empty), under required: [9-1] may go nowhere but
+    on seat 0's own train before it is started (TRAIN-7), the Mexican Train included.
+  table:
+    engine: 9
+    seat: 0
+    hands:
+      0: [9-1]
+      1: [0-0]
+    marked: [0, 1]
+  expect:
+    - when:
+        tile_set: [double-12]
+        mexican_first_turn: [anyone]
+        own_train_first: [required]
+      refused:
+        play 9-1 on 1: TRAIN-7
+        play 9-1 on mexican: TRAIN-7
+"""
+
+
+def test_an_entry_whose_every_check_is_the_rules_stays_set_aside(tmp_path: Path) -> None:
+    """s62-pair-002 (worked in its note): the opening is the Mexican rule's, and the play
+    on seat 1's marked train is refused under `required` and allowed under
+    `not-required` (TRAIN-4): a house rule between them may allow it, so neither refusal
+    is judged, and the entry, nothing left, stays not applicable, naming both rules."""
+    rs = _rules(tmp_path)
+    path = tmp_path / "only.yaml"
+    path.write_text(RULES_ONLY, encoding="utf-8")
+    fx = _fixture(path, "s62-pair-002")
+    space = Space()
+    _read_both(fx, rs, space)
+    exp, why = entry_for(fx, rs, space)
+    assert exp is None
+    assert why is not None and pair_options(why), why
+
+
+def test_the_inline_fixtures_are_possible(tmp_path: Path) -> None:
+    """The reference plays each inline fixture's entry as written under a known rule set
+    of its scope (a check of the fixture's possibility, not the source of its values)."""
+    space = Space()
+    for text, fid in ((OPENING_ONLY, "s62-pair-001"), (RULES_ONLY, "s62-pair-002")):
+        path = tmp_path / f"{fid}.yaml"
+        path.write_text(text, encoding="utf-8")
+        fx = _fixture(path, fid)
+        (exp,) = fx.expect
+        sample = space.complete(exp.scope.products[0].region())
+        assert sample is not None, fid
+        known = space.ruleset(sample)
+        out = run_one(fx, known, exp, ReferenceImplementation())
+        assert out.status == "pass", (fid, out.messages)
