@@ -12,11 +12,13 @@ Each test of a cut fails without it (entry_for gave no entry: not applicable).
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 
 from mtrain.conformance.adapter import JSON, ReferenceImplementation
 from mtrain.conformance.fixture import FIXTURE_ROOT, Fixture, load_file
 from mtrain.conformance.interface import Refused
+from mtrain.conformance.mexican_alone import mexican_entry, mexican_options
 from mtrain.conformance.mexican_with import pair_options
 from mtrain.conformance.partition import applies, stand_in
 from mtrain.conformance.runner import run_one
@@ -50,31 +52,36 @@ def _wide(ruleset: JSON) -> JSON:
                                    "own_train_first": "not-required"}}
 
 
-def _forbidden(state: JSON, action: JSON) -> bool:
-    """Whether the house rules forbid the play `action` that the wide rules allow."""
+def _forbidden(state: JSON, action: JSON, own_first: bool = True) -> bool:
+    """Whether the house rules forbid the play `action` that the wide rules allow
+    (without `own_first`, the Mexican rule's alone)."""
     if action.get("type") != "play":
         return False
     own = state["trains"][state["seat"]]["tiles"]
     train = action.get("train")
     if train == "mexican":
         return not state["mexican"]["tiles"] and len(own) < 2
-    return train != state["seat"] and not own and state["trains"][train]["marker"]
+    return (own_first and train != state["seat"] and not own
+            and state["trains"][train]["marker"])
 
 
 class TwoHouse(ReferenceImplementation):
     """The two house rules, played right: the wide rules' plays less those they forbid,
     and a draw (a pass on an empty boneyard) where none is left."""
 
+    own_first = True
+    """Whether the house rule of one's own train first is played (else `not-required`)."""
+
     def legal(self, ruleset: JSON, state: JSON) -> list[JSON]:
         wide = super().legal(_wide(ruleset), state)
-        kept = [a for a in wide if not _forbidden(state, a)]
+        kept = [a for a in wide if not _forbidden(state, a, self.own_first)]
         if any(a.get("type") == "play" for a in kept) or not any(
                 a.get("type") == "play" for a in wide):
             return kept
         return [{"type": "draw"} if state["boneyard"] else {"type": "pass"}]
 
     def apply(self, ruleset: JSON, state: JSON, action: JSON) -> JSON:
-        if _forbidden(state, action):
+        if _forbidden(state, action, self.own_first):
             raise Refused("a house rule forbids that play")
         return super().apply(_wide(ruleset), state, action)
 
@@ -246,3 +253,73 @@ def test_the_inline_fixtures_are_possible(tmp_path: Path) -> None:
         known = space.ruleset(sample)
         out = run_one(fx, known, exp, ReferenceImplementation())
         assert out.status == "pass", (fid, out.messages)
+
+
+SEAT_HOUSE = """\
+name: seat-house
+base: pagat
+options:
+  starting_seat: other
+  mexican_first_turn: other
+"""
+"""pagat, but for two house rules: the round starts at the seat holding the lowest double
+(no known value), and only a player whose own train holds two tiles or more may open the
+Mexican Train. On a table that writes no starter the starting seat gives it."""
+
+
+class SeatHouse(TwoHouse):
+    """The Mexican house rule played right, one's own train never first (pagat's); the
+    starter is the table's, as the state sent says."""
+
+    own_first = False
+
+
+class SeatForgetsHome(ForgetsHome):
+    """ForgetsHome's planted bug, under SEAT_HOUSE's rules."""
+
+    own_first = False
+
+
+def test_a_table_with_no_starter_runs_the_mexican_cut_under_a_seat_of_ones_own(
+        tmp_path: Path) -> None:
+    """engine-002 (engine 5, first turns over, no starter written): seat 0, own train empty
+    and marked, holds [5-3], [9-9], [6-1] (worked in test_conform_s61). Which seat started
+    the round is the starting seat's, and decides nothing here but which player the
+    Mexican rule's `starter-only` lets open it, which is left to the engine: `play 5-3 on
+    0` is legal and the draw refused whatever either rule says. Before, the entry read the
+    starting seat besides the Mexican rule, and was not applicable whole (layover)."""
+    path = tmp_path / "seat-house.yaml"
+    path.write_text(SEAT_HOUSE, encoding="utf-8")
+    rs = catalog().rules_file(str(path))
+    fx = _fixture(FIXTURE_ROOT / "engine" / "engine.yaml", "engine-002")
+    space = Space()
+    why = applies(fx.expect[0], fx, rs, space)
+    assert why is not None and mexican_options(why) == {"starting_seat", "mexican_first_turn"}
+    exp, why = entry_for(fx, rs, space)
+    assert exp is not None, why
+    assert exp.own_actions == ("play 5-3 on mexican",)
+    assert exp.legal is not None and "play 5-3 on 0" in exp.legal
+    assert "draw" in exp.refused
+    sent = stand_in(rs, exp, space)
+    ok = run_one(fx, sent, exp, SeatHouse(), own=rs.unknown)
+    assert ok.status == "pass", ok.messages
+    bad = run_one(fx, sent, exp, SeatForgetsHome(), own=rs.unknown)
+    assert bad.status == "fail"
+    assert any("legal actions missing: play 5-3 on 0" in m for m in bad.messages), \
+        bad.messages
+
+
+def test_a_table_that_writes_its_starter_or_a_deal_is_not_taken(tmp_path: Path) -> None:
+    """The seat's cut holds only where the table's starter is all the seat gives: a table
+    that writes its starter reads no starting seat, and a deal's seat is the seat rule's
+    own (mexican_entry declines such an entry whatever else it reads)."""
+    path = tmp_path / "seat-house.yaml"
+    path.write_text(SEAT_HOUSE, encoding="utf-8")
+    rs = catalog().rules_file(str(path))
+    space = Space()
+    named = frozenset(("starting_seat", "mexican_first_turn"))
+    fx = _fixture(FIXTURE_ROOT / "engine" / "engine.yaml", "engine-002")
+    assert fx.table is not None
+    written = dataclasses.replace(fx, table={**fx.table, "starter": 0})
+    assert mexican_entry(fx.expect[0], written, rs, space, named) is None
+    assert mexican_entry(fx.expect[0], fx, rs, space, named) is not None
