@@ -34,6 +34,11 @@ rule's openings (`starter-only`), which are left to the engine. So the cut runs 
 holds under every pair of a known Mexican value and a known starting seat (two seats at
 least), the table's starter then deciding nothing the cut judges. Not a deal, nor a table
 played into the next round (whose first seat is the seat rule's own).
+
+A marker rule of one's own besides (dandy, tests/examples/perl/dandy_engine.pl: 15
+fixtures) is cut as marker_alone.py cuts it: which markers are up (the `marked` field)
+left to the rule, the rest asked under every pair of a known Mexican value and a known
+marker rule.
 """
 
 from __future__ import annotations
@@ -46,6 +51,8 @@ from typing import Any
 from mtrain.conformance.adapter import JSON
 from mtrain.conformance.divergence import ROUND_END
 from mtrain.conformance.fixture import Expectation, Fixture
+from mtrain.conformance.marker_alone import OPTION as MARKER
+from mtrain.conformance.marker_alone import markers_aside
 from mtrain.conformance.release_alone import known_regions
 from mtrain.conformance.round_end_alone import carried_entry, passes_under, worth_aside
 from mtrain.conformance.runner import REFERENCE, Outcome, play
@@ -64,6 +71,9 @@ from mtrain.spec.scope import Region, Space
 OPTION = "mexican_first_turn"
 SEAT = "starting_seat"
 """Read besides OPTION on a table that writes no starter: cut alike (the docstring)."""
+CROSSED = frozenset((SEAT, MARKER))
+"""Rules of one's own read besides OPTION whose known values are each asked with each
+known value of OPTION (the docstring)."""
 
 
 def mexican(st: State, action: Action | None) -> bool:
@@ -115,7 +125,7 @@ def mexican_options(why: str) -> frozenset[str]:
     options (ROUND_END: what the round's end is worth is then set aside, as
     round_end_alone does), played their own way; else none."""
     named = frozenset(re.findall(r"(\w+) \(played its own way\)", why))
-    return named if OPTION in named and named <= ROUND_END | {OPTION, SEAT} else frozenset()
+    return named if OPTION in named and named <= ROUND_END | CROSSED | {OPTION} else frozenset()
 
 
 def mexican_entry(exp: Expectation, fx: Fixture, rs: Ruleset, space: Space,
@@ -133,9 +143,13 @@ def mexican_entry(exp: Expectation, fx: Fixture, rs: Ruleset, space: Space,
     if SEAT in named and (fx.table is None or "starter" in fx.table or fx.deal is not None
                           or any(is_next_round(step) for step in fx.steps)):
         return None  # the seat rule gives more than the table's starter
+    if MARKER in named and not fx.steps:
+        return None  # (no marker comes off on a table without a step)
     ends, whole = set(named) & ROUND_END, exp
     if ends:
         exp = worth_aside(exp, ends)
+    if MARKER in named:
+        exp = markers_aside(exp)  # which markers are up: the marker rule's
     replay = stand_in_replay(fx, exp, rs, space, sent)
     if replay is None:
         return None
@@ -168,7 +182,7 @@ def _holds(cut: Expectation, fx: Fixture, rs: Ruleset, space: Space, named: Set[
     its steps (the rule set's other values kept; one at least)."""
     tried = 0
     seats: set[str] = set()
-    for option in sorted(set(named) - {SEAT}):
+    for option in sorted(set(named) - CROSSED):
         for region in _regions(rs, space, option, named):
             passed = passes_under(fx, cut, rs, space, region, set(rs.unknown) - set(named))
             if passed is False and option == OPTION and refuses_own_step(
@@ -184,12 +198,14 @@ def _holds(cut: Expectation, fx: Fixture, rs: Ruleset, space: Space, named: Set[
 
 def _regions(rs: Ruleset, space: Space, option: str, named: Set[str]) -> list[Region]:
     """Each known value of `option` in turn, `rs`'s other known values kept; for OPTION,
-    with each known starting seat besides where `named` has SEAT."""
+    with each known value of each of CROSSED that `named` has besides."""
     regions = known_regions(rs, space, option)
-    if option != OPTION or SEAT not in named:
+    if option != OPTION:
         return regions
-    return [{**region, SEAT: frozenset((seat,))} for region in regions
-            for seat in space.options[SEAT]]
+    for crossed in sorted(CROSSED & set(named)):
+        regions = [{**region, crossed: frozenset((value,))} for region in regions
+                   for value in space.options[crossed]]
+    return regions
 
 
 def refuses_own_step(fx: Fixture, rs: Ruleset, space: Space, region: Region,

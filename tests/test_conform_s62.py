@@ -323,3 +323,65 @@ def test_a_table_that_writes_its_starter_or_a_deal_is_not_taken(tmp_path: Path) 
     written = dataclasses.replace(fx, table={**fx.table, "starter": 0})
     assert mexican_entry(fx.expect[0], written, rs, space, named) is None
     assert mexican_entry(fx.expect[0], fx, rs, space, named) is not None
+
+
+MARKER_HOUSE = """\
+name: marker-house
+base: pagat
+options:
+  marker_removal: other
+  mexican_first_turn: other
+"""
+"""pagat, but for two house rules: a marker stays up until the round ends (no known value
+takes none off), and only a player whose own train holds two tiles or more may open the
+Mexican Train."""
+
+
+def _kept_markers(before: JSON, after: JSON) -> JSON:
+    """`after` with every marker up in `before` still up (the house marker rule)."""
+    trains = [{**t, "marker": t["marker"] or b["marker"]}
+              for t, b in zip(after["trains"], before["trains"], strict=True)]
+    return {**after, "trains": trains}
+
+
+class MarkerHouse(SeatHouse):
+    """Both house rules played right (pagat's own train rule)."""
+
+    def apply(self, ruleset: JSON, state: JSON, action: JSON) -> JSON:
+        return _kept_markers(state, super().apply(ruleset, state, action))
+
+
+class MarkerForgetsHome(SeatForgetsHome):
+    """ForgetsHome's planted bug, under MARKER_HOUSE's rules."""
+
+    def apply(self, ruleset: JSON, state: JSON, action: JSON) -> JSON:
+        return _kept_markers(state, super().apply(ruleset, state, action))
+
+
+def test_a_marker_rule_of_ones_own_besides_is_cut_as_marker_alone_cuts_it(
+        tmp_path: Path) -> None:
+    """ownmex-001 (its note): seat 2, own train empty and marked, lays [6-6] on seat 1's
+    marked train and owes a follow-up (DBL-1); [12-3] fits its own train and the empty
+    Mexican Train. Which markers are up after is the marker rule's, the opening the
+    Mexican rule's; the rest is neither's: phase follow, turn_doubles [1], seat 2, and
+    `play 12-3 on 2` legal (DBL-2 anywhere, TRAIN-1). Before, the entry read both rules
+    and was not applicable whole (dandy: 15 such fixtures)."""
+    path = tmp_path / "marker-house.yaml"
+    path.write_text(MARKER_HOUSE, encoding="utf-8")
+    rs = catalog().rules_file(str(path))
+    fx = _fixture(FIXTURE_ROOT / "first-turn" / "own-train-mexican-extra.yaml", "ownmex-001")
+    space = Space()
+    why = applies(fx.expect[0], fx, rs, space)
+    assert why is not None and mexican_options(why) == {"marker_removal", "mexican_first_turn"}
+    exp, why = entry_for(fx, rs, space)
+    assert exp is not None, why
+    assert "marked" not in exp.state and exp.state["phase"] == "follow"
+    assert exp.own_actions == ("play 12-3 on mexican",)
+    assert exp.legal is not None and "play 12-3 on 2" in exp.legal
+    sent = stand_in(rs, exp, space)
+    ok = run_one(fx, sent, exp, MarkerHouse(), own=rs.unknown)
+    assert ok.status == "pass", ok.messages
+    bad = run_one(fx, sent, exp, MarkerForgetsHome(), own=rs.unknown)
+    assert bad.status == "fail"
+    assert any("legal actions missing: play 12-3 on 2" in m for m in bad.messages), \
+        bad.messages
