@@ -17,13 +17,20 @@ from pathlib import Path
 
 from mtrain.conformance.adapter import JSON, ReferenceImplementation
 from mtrain.conformance.fixture import FIXTURE_ROOT, Fixture, load_file
+from mtrain.conformance.fuzz import own_release
+from mtrain.conformance.fuzz.judge import Disagreement
+from mtrain.conformance.fuzz.own_rules import on_state
+from mtrain.conformance.fuzz.rulesets import declared_context
 from mtrain.conformance.interface import Refused
 from mtrain.conformance.mexican_alone import mexican_entry, mexican_options
 from mtrain.conformance.mexican_with import pair_options
 from mtrain.conformance.partition import applies, stand_in
 from mtrain.conformance.runner import run_one
 from mtrain.conformance.selection import entry_for
+from mtrain.reference import codec
+from mtrain.reference.engine import legal_actions
 from mtrain.spec.catalog import catalog
+from mtrain.spec.notation import action_json, table_state
 from mtrain.spec.ruleset import Ruleset
 from mtrain.spec.scope import Space
 
@@ -385,3 +392,32 @@ def test_a_marker_rule_of_ones_own_besides_is_cut_as_marker_alone_cuts_it(
     assert bad.status == "fail"
     assert any("legal actions missing: play 12-3 on 2" in m for m in bad.messages), \
         bad.messages
+
+
+PAIR_TABLE = {"engine": 9, "seat": 0, "starter": 1, "hands": {0: ["9-1"], 1: ["0-0"]},
+              "marked": [0, 1], "first_turns": []}
+"""generated-own-train-first-001's table (worked in the first test): `play 9-1 on 0`
+legal and the draw refused whatever either house rule says; `play 9-1 on 1` and `play
+9-1 on mexican` theirs."""
+
+
+def test_fuzz_judges_an_answer_that_read_both_as_conform_cuts_it(tmp_path: Path) -> None:
+    """fuzz set aside every legal answer that read both rules (hump: 119 in 12 games,
+    seed 1; flagstop 60); it now asks conform's cut of it (own_release._cut)."""
+    path = tmp_path / "two-house.yaml"
+    path.write_text(TWO_HOUSE, encoding="utf-8")
+    ctx = declared_context(catalog().rules_file(str(path)))
+    st = codec.state_from_json(ctx.rules, table_state(PAIR_TABLE, ctx.rs))
+    legal, own = on_state(ctx, st, legal_actions)
+    assert set(own) == {"mexican_first_turn", "own_train_first"}
+
+    def cut(*texts: str) -> list[Disagreement] | None:
+        return own_release.legal_cut(ctx, st, legal, [action_json(t) for t in texts], own)
+
+    assert cut("play 9-1 on 0") == []  # the house rules' answer: judged, nothing wrong
+    assert cut("play 9-1 on 0", "play 9-1 on 1", "play 9-1 on mexican") == []
+    missing = cut("play 9-1 on 1", "play 9-1 on mexican")  # its own train left out
+    assert missing is not None and len(missing) == 1, missing
+    assert "9-1" in missing[0].signature + " ".join(missing[0].messages)
+    drawn = cut("play 9-1 on 0", "draw")  # a draw while a play is left (TURN-1)
+    assert drawn, drawn
