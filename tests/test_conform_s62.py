@@ -421,3 +421,42 @@ def test_fuzz_judges_an_answer_that_read_both_as_conform_cuts_it(tmp_path: Path)
     assert "9-1" in missing[0].signature + " ".join(missing[0].messages)
     drawn = cut("play 9-1 on 0", "draw")  # a draw while a play is left (TURN-1)
     assert drawn, drawn
+
+
+class ShortDealt(SeatHouse):
+    """The planted bug: seat 0 is dealt one tile more than the table says, from the
+    boneyard (DEAL-2)."""
+
+    def deal(self, ruleset: JSON, players: int, round: int, order: list[str],
+             draw: list[list[str]] | None = None) -> JSON:
+        state = super().deal(ruleset, players, round, order, draw)
+        hands = [list(h) for h in state["hands"]]
+        boneyard = list(state["boneyard"])
+        hands[0].append(boneyard.pop(0))
+        return {**state, "hands": hands, "boneyard": boneyard}
+
+
+def test_a_deal_runs_its_seat_aside_though_the_mexican_rule_is_read(tmp_path: Path) -> None:
+    """engine-006 (its note: 10 players, round 2, sorted order; seat 9 dealt [11-11], lays
+    it; 8 tiles a seat, seat 9 left 7, boneyard 11) under SEAT_HOUSE: the seat and starter
+    are the seat rule's, and the legal set the Mexican rule's as much as the seat's; the
+    rest of the deal (hands, boneyard, the engine laid) is neither's, and the cut checks no
+    action, so the Mexican rule's reads there decide nothing of it. Before, seat_alone's
+    dealt_entry refused any entry reading another rule of one's own: not applicable."""
+    path = tmp_path / "seat-house.yaml"
+    path.write_text(SEAT_HOUSE, encoding="utf-8")
+    rs = catalog().rules_file(str(path))
+    fx = _fixture(FIXTURE_ROOT / "engine" / "engine.yaml", "engine-006")
+    space = Space()
+    why = applies(fx.expect[0], fx, rs, space)
+    assert why is not None and mexican_options(why) == {"starting_seat", "mexican_first_turn"}
+    exp, why = entry_for(fx, rs, space)
+    assert exp is not None, why
+    assert exp.legal is None and not exp.refused
+    assert "seat" not in exp.state and "starter" not in exp.state
+    assert exp.state["boneyard_size"] == 11
+    sent = stand_in(rs, exp, space)
+    ok = run_one(fx, sent, exp, SeatHouse(), own=rs.unknown)
+    assert ok.status == "pass", ok.messages
+    bad = run_one(fx, sent, exp, ShortDealt(), own=rs.unknown)
+    assert bad.status == "fail", bad.messages
