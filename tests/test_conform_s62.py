@@ -1,13 +1,21 @@
-"""Session 62 (conf62): the Mexican-Train cut combined with one's own train first.
+"""Session 62 (conf62): the Mexican-Train cut combined with the other cuts.
 
-Under `mexican_first_turn: other` and `own_train_first: other` together (hump, flagstop:
-tests/examples/hump_engine.py, flagstop_engine.py) an entry reading both rules was not
-applicable whole, though each rule alone had its cut (mexican_alone.py, bracket_alone.py).
-conformance/mexican_with.py runs both at once, and fuzz asks it of an answer that read
-both (fuzz/own_release.py). benchmarks/house_not_applicable.py, --reference: hump 92 not
-applicable -> 50, flagstop 32 -> 25; nothing failing with the bugs off.
+Under `mexican_first_turn: other` an entry reading another rule of one's own besides was
+not applicable whole, though each rule alone had its cut:
+- with `own_train_first: other` (hump, flagstop): conformance/mexican_with.py runs both
+  cuts at once, and fuzz asks it of an answer that read both (fuzz/own_release.py);
+- with `starting_seat: other` on a table that writes no starter (layover, gantry), or
+  `marker_removal: other` (dandy): mexican_alone.py asks its cut under every pair of
+  known values, the markers left to the marker rule as marker_alone.py leaves them;
+- with `starting_seat: other` on a deal with no step: seat_alone.dealt_entry, the Mexican
+  rule's reads there deciding nothing the cut checks.
+benchmarks/house_not_applicable.py --reference, not applicable: hump 92 -> 50, flagstop
+31 -> 22, layover 67 -> 39, dandy 69 -> 57, gantry 138 -> 101; nothing failing with the
+bugs off. benchmarks/fuzz_house.py --no-bugs (12 games, seed 1), answers set aside: hump
+219 -> 100, flagstop 75 -> 15, no new finding.
 
-Each test of a cut fails without it (entry_for gave no entry: not applicable).
+Each test of a cut fails without it (entry_for gave no entry: not applicable; fuzz's cut
+returned None: not judged).
 """
 
 from __future__ import annotations
