@@ -24,6 +24,21 @@ whose checks are all the rule's (a legal set of openings and a draw, a refusal o
 opening) stays set aside whole. An entry that reads a scoring, blank values or tie rule
 of one's own besides runs without what its round's end is worth too (round_end_alone.worth_aside),
 each of those options asked in turn alike (caboose's own blanks: 12 fixtures).
+
+A starting seat of one's own besides, on a table that writes no starter (which the
+starting seat then gives: notation.table_starter), was read too, and such an entry stayed
+set aside whole: layover (tests/examples/layover_engine.py) had 35 fixtures so. The seat
+decides nothing there but the starter the table reads, as seat_alone.table_entry runs a
+table where every known starting seat plays it alike; the starter matters to the Mexican
+rule's openings (`starter-only`), which are left to the engine. So the cut runs where it
+holds under every pair of a known Mexican value and a known starting seat (two seats at
+least), the table's starter then deciding nothing the cut judges. Not a deal, nor a table
+played into the next round (whose first seat is the seat rule's own).
+
+A marker rule of one's own besides (dandy, tests/examples/perl/dandy_engine.pl: 15
+fixtures) is cut as marker_alone.py cuts it: which markers are up (the `marked` field)
+left to the rule, the rest asked under every pair of a known Mexican value and a known
+marker rule.
 """
 
 from __future__ import annotations
@@ -36,6 +51,8 @@ from typing import Any
 from mtrain.conformance.adapter import JSON
 from mtrain.conformance.divergence import ROUND_END
 from mtrain.conformance.fixture import Expectation, Fixture
+from mtrain.conformance.marker_alone import OPTION as MARKER
+from mtrain.conformance.marker_alone import markers_aside
 from mtrain.conformance.release_alone import known_regions
 from mtrain.conformance.round_end_alone import carried_entry, passes_under, worth_aside
 from mtrain.conformance.runner import REFERENCE, Outcome, play
@@ -47,11 +64,16 @@ from mtrain.reference.engine import legal_actions
 from mtrain.reference.rules import Rules
 from mtrain.reference.state import Action, State
 from mtrain.spec import tiles as T
-from mtrain.spec.notation import action_json
+from mtrain.spec.notation import action_json, is_next_round
 from mtrain.spec.ruleset import Ruleset
 from mtrain.spec.scope import Region, Space
 
 OPTION = "mexican_first_turn"
+SEAT = "starting_seat"
+"""Read besides OPTION on a table that writes no starter: cut alike (the docstring)."""
+CROSSED = frozenset((SEAT, MARKER))
+"""Rules of one's own read besides OPTION whose known values are each asked with each
+known value of OPTION (the docstring)."""
 
 
 def mexican(st: State, action: Action | None) -> bool:
@@ -103,7 +125,7 @@ def mexican_options(why: str) -> frozenset[str]:
     options (ROUND_END: what the round's end is worth is then set aside, as
     round_end_alone does), played their own way; else none."""
     named = frozenset(re.findall(r"(\w+) \(played its own way\)", why))
-    return named if OPTION in named and named <= ROUND_END | {OPTION} else frozenset()
+    return named if OPTION in named and named <= ROUND_END | CROSSED | {OPTION} else frozenset()
 
 
 def mexican_entry(exp: Expectation, fx: Fixture, rs: Ruleset, space: Space,
@@ -118,9 +140,16 @@ def mexican_entry(exp: Expectation, fx: Fixture, rs: Ruleset, space: Space,
     if (OPTION not in named or not set(named) <= own | {OPTION} or OPTION not in own
             or exp.refused_setup is not None):
         return None
+    if SEAT in named and (fx.table is None or "starter" in fx.table or fx.deal is not None
+                          or any(is_next_round(step) for step in fx.steps)):
+        return None  # the seat rule gives more than the table's starter
+    if MARKER in named and not fx.steps:
+        return None  # (no marker comes off on a table without a step)
     ends, whole = set(named) & ROUND_END, exp
     if ends:
         exp = worth_aside(exp, ends)
+    if MARKER in named:
+        exp = markers_aside(exp)  # which markers are up: the marker rule's
     replay = stand_in_replay(fx, exp, rs, space, sent)
     if replay is None:
         return None
@@ -152,8 +181,9 @@ def _holds(cut: Expectation, fx: Fixture, rs: Ruleset, space: Space, named: Set[
     """Whether `cut` holds under every known value of each of `named` in turn that plays
     its steps (the rule set's other values kept; one at least)."""
     tried = 0
-    for option in sorted(named):
-        for region in known_regions(rs, space, option):
+    seats: set[str] = set()
+    for option in sorted(set(named) - CROSSED):
+        for region in _regions(rs, space, option, named):
             passed = passes_under(fx, cut, rs, space, region, set(rs.unknown) - set(named))
             if passed is False and option == OPTION and refuses_own_step(
                     fx, rs, space, region, own_steps):
@@ -161,7 +191,21 @@ def _holds(cut: Expectation, fx: Fixture, rs: Ruleset, space: Space, named: Set[
             if passed is False:
                 return False
             tried += passed is True
-    return tried > 0
+            if passed and SEAT in region:
+                seats |= region[SEAT]
+    return tried > 0 and (SEAT not in named or len(seats) >= 2)
+
+
+def _regions(rs: Ruleset, space: Space, option: str, named: Set[str]) -> list[Region]:
+    """Each known value of `option` in turn, `rs`'s other known values kept; for OPTION,
+    with each known value of each of CROSSED that `named` has besides."""
+    regions = known_regions(rs, space, option)
+    if option != OPTION:
+        return regions
+    for crossed in sorted(CROSSED & set(named)):
+        regions = [{**region, crossed: frozenset((value,))} for region in regions
+                   for value in space.options[crossed]]
+    return regions
 
 
 def refuses_own_step(fx: Fixture, rs: Ruleset, space: Space, region: Region,

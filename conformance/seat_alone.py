@@ -29,6 +29,7 @@ alike (`table_entry`).
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Set
 
 from mtrain.conformance.fixture import Expectation, Fixture
 from mtrain.conformance.traced import logged_run, with_table
@@ -58,22 +59,28 @@ def seat_entry(exp: Expectation, fx: Fixture, rs: Ruleset, space: Space, *,
     return seat if held else None
 
 
-def dealt_entry(exp: Expectation, fx: Fixture, rs: Ruleset, space: Space) -> Expectation | None:
+def dealt_entry(exp: Expectation, fx: Fixture, rs: Ruleset, space: Space,
+                actions_only: Set[str] = frozenset()) -> Expectation | None:
     """`exp`, a deal entry, without the seat and starter a starting seat of one's own
     decides (and the actions, which are the seat's), where every known starting seat
     deals the rest alike under `rs`'s other rules; None where that cannot be shown. A
     table whose last step deals the next round (`next-round`) is such an entry too: the
     state it expects is that deal's (fuzz writes one for a deal asked after the request
-    before it, gantry's markers kept from the last table)."""
+    before it, gantry's markers kept from the last table). `actions_only`: options of
+    one's own that decide only which actions are legal (who may open the Mexican Train),
+    read where the deal is played: on a deal with no step, the cut, which checks no
+    action, reads them to no effect (layover's Mexican rule: 10 deals set aside)."""
     if rs["starting_seat"] != OTHER or not (_dealt(fx) or next_round_last(fx)):
+        return None
+    if actions_only and not _dealt(fx):
         return None
     if exp.refused_setup is not None or not set(exp.state) - set(SEAT_FIELDS):
         return None
     rest = dataclasses.replace(
         exp, legal=None, refused={}, result=..., winners=None, match_over=None,
         state={k: v for k, v in exp.state.items() if k not in SEAT_FIELDS})
-    return rest if _held_under_each("starting_seat", rest, fx, rs, space, dealt_only=True) \
-        else None
+    return rest if _held_under_each("starting_seat", rest, fx, rs, space, dealt_only=True,
+                                     ignored=actions_only) else None
 
 
 def _dealt(fx: Fixture) -> bool:
@@ -100,13 +107,14 @@ def table_entry(exp: Expectation, fx: Fixture, rs: Ruleset, space: Space) -> Exp
 
 
 def _held_under_each(option: str, cut: Expectation, fx: Fixture, rs: Ruleset, space: Space,
-                     *, less_engine: bool = False, dealt_only: bool = False) -> bool:
+                     *, less_engine: bool = False, dealt_only: bool = False,
+                     ignored: Set[str] = frozenset()) -> bool:
     """Whether the reference plays `fx` to the `cut` entry under at least two known values
     of `option` (played its own way in `rs`) and under every one that deals it, reading no
     other rule played its own way. With `dealt_only`, a value whose rules refuse the deal
     itself (a start by the highest draw, for a deal with no draw) cannot have dealt it:
-    it is left out."""
-    others = set(rs.unknown) - {option}
+    it is left out. `ignored`: options of one's own whose reads say nothing of `cut`."""
+    others = set(rs.unknown) - {option} - set(ignored)
     known: Region = {o: frozenset((v,)) for o, v in space.point(rs).items()
                      if o not in rs.unknown}
     tried = 0

@@ -21,7 +21,9 @@ from mtrain.conformance.fixture import Expectation, Fixture, duplicate_ids, load
 from mtrain.conformance.lay_alone import lay_entry
 from mtrain.conformance.marker_alone import marker_entry, marker_options
 from mtrain.conformance.match_end_alone import match_end_entry, only_match_length
+from mtrain.conformance.mexican_alone import OPTION as MEXICAN
 from mtrain.conformance.mexican_alone import mexican_entry, mexican_options
+from mtrain.conformance.mexican_with import pair_entry, pair_options
 from mtrain.conformance.out_alone import out_entry, out_options
 from mtrain.conformance.own_match_winners import own_match_winners
 from mtrain.conformance.own_rounds import LastRounds, within
@@ -589,7 +591,11 @@ def entry_for(fx: Fixture, rs: Ruleset, space: Space, values: dict[str, str] | N
             elif seat is None and why == ONLY_RELEASE:
                 seat = release_entry(exp, fx, rs, space)  # all but whether a double binds
             elif seat is None and (named := mexican_options(why)):
-                seat = mexican_entry(exp, fx, rs, space, named)  # all but a Mexican opening
+                seat = (mexican_entry(exp, fx, rs, space, named)  # all but a Mexican opening
+                        or (dealt_entry(exp, fx, rs, space, {MEXICAN})  # a deal, its seat aside
+                            if named == {MEXICAN, "starting_seat"} else None))
+            elif seat is None and (named := pair_options(why)):
+                seat = pair_entry(exp, fx, rs, space, named)  # and one's own train first
             elif seat is None and why == ONLY_DRAW:
                 seat = dry_draw_entry(exp, fx, rs, space)  # a draw from an empty boneyard
             elif seat is None and why == OWN_TABLE:

@@ -37,6 +37,11 @@ follow-up outside the bracket (ballbridge's: the double's layer never covers it)
 as conform tells it (follow_probe.py), from the answer itself: where the implementation's
 list lacks the cover of the double just laid that both ends allow, a difference charged
 only to the follow-up's moment is its rule's, not judged.
+
+Who may open the Mexican Train and whether one's own train comes first, both of one's
+own (perhaps with round-end rules), are cut together as conform cuts them
+(mexican_with.pair_entry): hump and flagstop play both so, and every answer that read
+the two was set aside.
 """
 
 from __future__ import annotations
@@ -47,6 +52,7 @@ from dataclasses import replace
 from typing import Any
 
 from mtrain.conformance.bracket_alone import bracket_cut, bracketed, bracketed_entry
+from mtrain.conformance.divergence import ROUND_END
 from mtrain.conformance.draw_alone import OPTION as DRAW_RULE
 from mtrain.conformance.draw_alone import dry_draw_entry
 from mtrain.conformance.fixture import Expectation, Fixture
@@ -55,6 +61,7 @@ from mtrain.conformance.fuzz.judge import Disagreement, compare_legal
 from mtrain.conformance.fuzz.own_rules import option_space
 from mtrain.conformance.fuzz.rulesets import Context
 from mtrain.conformance.fuzz.tables import table_of
+from mtrain.conformance.mexican_with import PAIR, pair_entry
 from mtrain.conformance.release_alone import OPTION, release_entry
 from mtrain.reference import codec
 from mtrain.reference.engine import Action, State
@@ -129,8 +136,14 @@ def cuttable(ctx: Context, own: Sequence[str]) -> frozenset[str] | None:
     options = frozenset(own)
     if not options or not options <= ctx.unknown:
         return None
-    return options if bracketed(options) or (
+    return options if bracketed(options) or paired(options) or (
         len(options) == 1 and next(iter(options)) in CUTS) else None
+
+
+def paired(options: frozenset[str]) -> bool:
+    """Whether `options` are who may open the Mexican Train and whether one's own train
+    comes first, perhaps with round-end rules (mexican_with.py's cut)."""
+    return PAIR <= options <= PAIR | ROUND_END
 
 
 def _cut(ctx: Context, st: State, exp: Expectation, options: frozenset[str]
@@ -142,6 +155,10 @@ def _cut(ctx: Context, st: State, exp: Expectation, options: frozenset[str]
         fx = Fixture(id="fuzz-release", description="", clauses=(), source=(), path="<fuzz>",
                      line=None, table=table_of(codec.state_to_json(st)), deal=None,
                      steps=(), expect=())
+        if paired(options):  # who opens the Mexican Train and one's own train first:
+            # their plays on the empty Mexican Train and what the pairs of known values
+            # disagree on aside (mexican_with.py: conform's cut, under fuzz's stand-in)
+            return pair_entry(exp, fx, ctx.declared, option_space(), options, sent=ctx.rs)
         if bracketed(options):
             # judged whole where both ends give the answer; else, one's own train first
             # alone, what its two ends agree on (bracket_cut: wagonway's own train first
