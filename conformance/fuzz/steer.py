@@ -132,6 +132,30 @@ def scripted(unknown: frozenset[str], max_pip: int) -> bool:
     return max_pip >= BIG_SET and not unknown & ROUND_ENDS
 
 
+def dry_scripted(unknown: frozenset[str], max_pip: int) -> bool:
+    """Whether a steered game's rounds follow a round that runs the boneyard dry
+    (dry_script): on a big set, under a round-end rule of one's own, where a blocked end is
+    not sought (`scripted`)."""
+    return max_pip >= BIG_SET and bool(unknown & ROUND_ENDS)
+
+
+def dry_script(st: State, rng: random.Random, tries: int = BLOCKED_TRIES) -> list[Action]:
+    """The moves of a round the reference plays alone from `st`, steered
+    (blocking_choice), up to a turn with the boneyard empty, the round going on and the
+    mover holding a play: the first of `tries` plays that gets there, or none. Play goes on
+    steered from that turn, where its round's end is left to the rules."""
+    for _ in range(tries):
+        cur, moves = st.copy(), list[Action]()
+        while cur.phase != OVER and len(moves) < SCRIPT_STEPS:
+            legal = legal_actions(cur)
+            if not cur.boneyard and any(a.kind == "play" for a in legal):
+                return moves
+            act = legal[0] if len(legal) == 1 else blocking_choice(cur, legal, rng)
+            moves.append(act)
+            perform(cur, act)
+    return []
+
+
 def blocked_script(st: State, rng: random.Random, tries: int = BLOCKED_TRIES
                    ) -> list[Action]:
     """The moves of a round the reference plays alone from `st`, steered
