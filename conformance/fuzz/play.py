@@ -194,7 +194,9 @@ def _round(session: Session, ctx: Context, plan: GamePlan, res: GameResult,
         pos.cur = got  # the same deal, perhaps written another way: its own JSON goes on
     if plan.steer and scripted(ctx.unknown, ctx.max_pip):  # (steer.py)
         pos.script = blocked_script(pos.st, random.Random(f"{plan.seed}:{round_no}:blocked"))
-    elif plan.steer and dry_scripted(ctx.unknown, ctx.max_pip):  # (steer.dry_script)
+    elif not (plan.steer or plan.stand_in) and dry_scripted(ctx.unknown, ctx.max_pip):
+        # its random games first run the boneyard dry (steer.dry_script): the steered
+        # ones keep to their blocked ends, the stand-in's to its moves
         pos.dry = True
         pos.script = dry_script(pos.st, random.Random(f"{plan.seed}:{round_no}:dry"))
     step = 0
