@@ -2307,8 +2307,8 @@ DRAWBAR = Engine(
     # reach; 10 its scoring, 4 its blocked round, 4 its table, 1 a step its own rule
     # refuses); fuzz (12 games, seed 1) nothing. Bugs on: 243 fail, TRAIN-4 157, TURN-1
     # 64, TURN-4 10, TURN-3 8, TURN-2 4. Bug 1 (a pass offered beside plays on an empty
-    # boneyard) was found by fuzz once in 40 games (none in 12) until steered games under
-    # a round-end rule of one's own ran the boneyard dry (steer.dry_script)
+    # boneyard) was found by fuzz once in 40 games (none in 12) until the random games
+    # under a blocked round of one's own ran the boneyard dry first (steer.dry_script)
     shows={"dry-pass": r"^legal actions not allowed by the rules: pass$",
            "empty-is-open": r"^legal actions not allowed by the rules: play ",
            "double-redraw": r"^legal actions not allowed by the rules: draw$"

@@ -14,6 +14,9 @@ of equal lowest totals the least paid in the last round wins (`tie_rule: other`)
   viaduct's blocked-scores bug needs) now follow a round the reference plays alone up to
   the first turn with the boneyard empty and a play in hand (steer.dry_script), and go
   on at random from there: the dry stretch's moves are judged whatever ends the round.
+- A situation of an empty boneyard whose mover had just drawn the last tile listed no
+  TURN-3, though a pass kept beside that tile is charged to it: such a table lists it
+  now, whatever its kind (reached_fixtures._fixture).
 """
 
 from __future__ import annotations
@@ -28,11 +31,13 @@ from mtrain.cli import main
 from mtrain.conformance.adapter import JSON, ReferenceImplementation
 from mtrain.conformance.fuzz.rulesets import stand_in
 from mtrain.conformance.fuzz.steer import dry_script, dry_scripted, scripted
+from mtrain.conformance.situations import situations
 from mtrain.reference import codec, deal, engine
 from mtrain.reference.rules import Rules
 from mtrain.reference.state import BLOCKED
 from mtrain.spec.catalog import catalog
 
+DRAWBAR_RULES = Path(__file__).parent / "examples" / "rust" / "drawbar-rules.yaml"
 DRY_YARD = """
 name: dry-yard-d15
 base: puremco
@@ -117,3 +122,18 @@ def test_fuzz_finds_a_pass_offered_beside_plays_on_an_empty_boneyard(
     assert code == 1 and signatures, report["findings"]
     assert all(s in ("allows pass (TURN-1)", "allows pass (TURN-3)") for s in signatures), (
         signatures)
+
+
+def test_a_dry_situation_with_a_tile_just_drawn_lists_turn_3() -> None:
+    """A table of an empty boneyard where the mover drew its last tile: a pass offered
+    beside that tile is charged to TURN-3 (move_charges.drawn_refusal), so the situation
+    lists it, as the drawn kind's do; drawbar's play-dry-045 was charged TURN-3 while
+    listing TRAIN-2, TRAIN-4, TURN-1 and TURN-4 alone. A dry table without one does not."""
+    rs = catalog().rules_file(str(DRAWBAR_RULES))
+    dry = situations(rs, 700, wanted=lambda fid: fid.startswith("play-dry-"))
+    drawn = [fx for fx in dry if fx.table.get("drawn")]
+    plain = [fx for fx in dry if not fx.table.get("drawn")]
+    assert drawn and plain, [fx.id for fx in dry]  # (measured: 70 and 64 of 134)
+    assert all("TURN-3" in fx.clauses for fx in drawn), [
+        (fx.id, fx.clauses) for fx in drawn if "TURN-3" not in fx.clauses]
+    assert not any("TURN-3" in fx.clauses for fx in plain)
