@@ -131,8 +131,8 @@ def test_a_dry_situation_with_a_tile_just_drawn_lists_turn_3() -> None:
     listing TRAIN-2, TRAIN-4, TURN-1 and TURN-4 alone. A dry table without one does not."""
     rs = catalog().rules_file(str(DRAWBAR_RULES))
     dry = situations(rs, 700, wanted=lambda fid: fid.startswith("play-dry-"))
-    drawn = [fx for fx in dry if fx.table.get("drawn")]
-    plain = [fx for fx in dry if not fx.table.get("drawn")]
+    drawn = [fx for fx in dry if (fx.table or {}).get("drawn")]
+    plain = [fx for fx in dry if not (fx.table or {}).get("drawn")]
     assert drawn and plain, [fx.id for fx in dry]  # (measured: 70 and 64 of 134)
     assert all("TURN-3" in fx.clauses for fx in drawn), [
         (fx.id, fx.clauses) for fx in drawn if "TURN-3" not in fx.clauses]
