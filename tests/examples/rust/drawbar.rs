@@ -38,6 +38,18 @@
 //      taken as open to everyone, marker or not.
 //   3. "double-redraw" (breaks TURN-4): a drawn double that cannot be played lets its
 //      player draw again instead of passing.
+//
+// Found by the runs (session 62, written after them; nothing above was changed). Bugs
+// off, conform under drawbar-rules.yaml: 1,293 pass, 239 not applicable (208 open-double
+// tables, 7 engine searches, 5 chains these rules never reach; 10 its scoring decides, 4
+// its blocked round, 4 its table, 1 a step its own rule refuses: turn-021's second pass,
+// the round over at the first); fuzz (12 games, seed 1) nothing. Bugs on: 243 fail, each
+// charged to a clause the bug breaks: TRAIN-4 157 (bug 2); TURN-1 64 and TURN-3 8 (bug
+// 1, TURN-3 where the mover's drawn tile was the play kept); TURN-2 4 and TURN-4 10 (bug
+// 3: a second draw offered is TURN-2's, the pass withheld TURN-4's). Fuzz (12 games,
+// seed 1) found bugs 2 and 3 but not bug 1 (once in 40 games): on double-17 the
+// boneyard seldom runs dry while a play is left; since the suite's fix (steer.dry_script)
+// the 12 games find all three, nothing else.
 
 use std::io::{self, BufRead, Write};
 
