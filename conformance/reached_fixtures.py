@@ -176,7 +176,11 @@ def _fixture(kind: Kind, fid: str, reached: Reached, rs: Ruleset, plays: Ruleset
     table = table_of(st)
     start = table_state(table, plays)
     legal = tuple(sorted(legal_actions_of(start, dict(plays.items())), key=_action_key))
-    clauses = [c for c in catalog().clauses if c in COMMON or c in kind.clauses]
+    # a table with a tile just drawn (the boneyard's last, at a dry table) is TURN-3's as
+    # well, whatever its kind: a pass kept beside that tile is charged to it
+    # (move_charges.drawn_refusal; drawbar's play-dry-045 was charged a clause not listed)
+    clauses = [c for c in catalog().clauses if c in COMMON or c in kind.clauses
+               or (c == "TURN-3" and st.drawn >= 0)]
     before = _before_the_draw(table, st, plays, speaks) if kind.name == "drawn" else None
     steps: tuple[str, ...] = ()
     state: dict[str, Any] = {}

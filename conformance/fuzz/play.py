@@ -39,7 +39,7 @@ from mtrain.conformance.fuzz.judge import Disagreement, Probe, compare_deal
 from mtrain.conformance.fuzz.plans import GamePlan
 from mtrain.conformance.fuzz.results import GameResult
 from mtrain.conformance.fuzz.rulesets import Context, context
-from mtrain.conformance.fuzz.steer import blocked_script, scripted
+from mtrain.conformance.fuzz.steer import blocked_script, dry_script, dry_scripted, scripted
 from mtrain.conformance.fuzz.steps import Position, fatal, no_such_round, play_step, reachable
 from mtrain.conformance.fuzz.totals import prior_totals
 from mtrain.conformance.process import NotApplicable
@@ -194,6 +194,11 @@ def _round(session: Session, ctx: Context, plan: GamePlan, res: GameResult,
         pos.cur = got  # the same deal, perhaps written another way: its own JSON goes on
     if plan.steer and scripted(ctx.unknown, ctx.max_pip):  # (steer.py)
         pos.script = blocked_script(pos.st, random.Random(f"{plan.seed}:{round_no}:blocked"))
+    elif not (plan.steer or plan.stand_in) and dry_scripted(ctx.unknown, ctx.max_pip):
+        # its random games first run the boneyard dry (steer.dry_script): the steered
+        # ones keep to their blocked ends, the stand-in's to its moves
+        pos.dry = True
+        pos.script = dry_script(pos.st, random.Random(f"{plan.seed}:{round_no}:dry"))
     step = 0
     while pos.st.phase != OVER:
         step += 1

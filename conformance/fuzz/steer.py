@@ -53,6 +53,15 @@ leaves (REPLAN_TRIES, every REPLAN_EVERY steps until one is found, MAX_REPLANS a
 hump's own train first refused the first scripted move of most rounds, and its END-3 bug
 waited for random play (games to find it, seeds 1 to 5: none in 24, 15, 1, 8, 4; since,
 13, 3, 1, 8, 4; blocked rounds 10 -> 21 of 145).
+
+Under a round-end rule of one's own on a big set, the moves before a round's end were
+left to chance: a turn with the boneyard empty and a play in hand (where a pass offered
+beside the plays shows, TURN-1) came in 10 of 100 steered rounds and 4 of 100 random ones
+of drawbar's double-17 stand-in (tests/examples/rust/drawbar.rs), and fuzz met its bug 1
+once in 40 games. So the random games of a rule set with a blocked round of its own
+(the steered ones keep to their blocked ends: viaduct's blocked scores; the stand-in's
+to its moves) follow a round the reference plays alone to that turn (`dry_script`), and
+go on at random from there.
 """
 
 from __future__ import annotations
@@ -70,6 +79,8 @@ ROUND_ENDS = frozenset({"blocked_round", "scoring", "blank_values", "tie_rule"})
 """The options a blocked end reads: when it comes (END-2, END-3) and what it is worth."""
 
 
+BLOCKED_ROUND = "blocked_round"
+"""The option whose rule of one's own decides the stretch a dry script leads to."""
 BIG_SET = 15
 """The highest pip from which a set counts as big: its rounds seldom block at random."""
 BIG_SET_SHARE = 1 / 3
@@ -130,6 +141,40 @@ def scripted(unknown: frozenset[str], max_pip: int) -> bool:
     """Whether a steered game's rounds follow a round that ends blocked (blocked_script):
     on a big set, under round-end rules all known (the module docstring)."""
     return max_pip >= BIG_SET and not unknown & ROUND_ENDS
+
+
+def dry_scripted(unknown: frozenset[str], max_pip: int) -> bool:
+    """Whether a random game's rounds (neither steered nor a stand-in's) follow a round
+    that runs the boneyard dry (dry_script): on a big set, under a round-end rule of
+    one's own on when a round with an empty boneyard is over, whose stretch that is (a
+    scoring or tie rule of one's own reads only the end: those games are left as they
+    were, caboose's rarest bug in one of them)."""
+    return max_pip >= BIG_SET and BLOCKED_ROUND in unknown
+
+
+def dry_script(st: State, rng: random.Random, tries: int = BLOCKED_TRIES) -> list[Action]:
+    """The moves of a round the reference plays alone from `st`, steered
+    (blocking_choice), up to a turn with the boneyard empty, the round going on and the
+    mover holding a play: of `tries` plays, the first that gets there and then ends
+    blocked (a steered game's point, kept: viaduct's blocked scores), else the first that
+    gets there, else none. Play goes on at random from that turn, its end left to the
+    rules (a blocked end of one's own is not scripted: `scripted`)."""
+    fallback: list[Action] = []
+    for _ in range(tries):
+        cur, moves, dry = st.copy(), list[Action](), -1
+        while cur.phase != OVER and len(moves) < SCRIPT_STEPS:
+            legal = legal_actions(cur)
+            if dry < 0 and not cur.boneyard and any(a.kind == "play" for a in legal):
+                dry = len(moves)
+            act = legal[0] if len(legal) == 1 else blocking_choice(cur, legal, rng)
+            moves.append(act)
+            perform(cur, act)
+        if dry < 0:
+            continue
+        if cur.result is not None and cur.result.end == BLOCKED:
+            return moves[:dry]
+        fallback = fallback or moves[:dry]
+    return fallback
 
 
 def blocked_script(st: State, rng: random.Random, tries: int = BLOCKED_TRIES

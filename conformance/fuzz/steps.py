@@ -45,6 +45,7 @@ from mtrain.conformance.fuzz.steer import (
     REPLAN_TRIES,
     blocked_script,
     blocking_choice,
+    dry_script,
 )
 from mtrain.conformance.fuzz.tables import table_of
 from mtrain.conformance.process import HarnessError
@@ -81,6 +82,7 @@ class Position:
     script: list[Action] = field(default_factory=list)  # moves to a blocked end (steer.py)
     replans: int = 0  # blocked ends sought again, its own rules having left the script
     replan: bool = False  # (one is sought at the next step, or every REPLAN_EVERY)
+    dry: bool = False  # its scripts run the boneyard dry, not to a blocked end (steer.py)
 
     def probe(self, kind: str, action: str | None = None, clause: str | None = None) -> Probe:
         if not self.follow_impl or identical(self.cur, codec.state_to_json(self.st)):
@@ -123,7 +125,7 @@ def play_step(session: Session, ctx: Context, pos: Position, res: GameResult,
         # its own rules refused the script's move: a blocked end sought anew from here,
         # and again every few steps (the boneyard shorter) until one is found
         pos.replans += 1
-        pos.script = blocked_script(st, rng, REPLAN_TRIES)
+        pos.script = (dry_script if pos.dry else blocked_script)(st, rng, REPLAN_TRIES)
         pos.replan = not pos.script and pos.replans < MAX_REPLANS
     legal, own_legal = own_rules.on_state(ctx, st, legal_actions)
     bads = illegal_sample(st, legal, rng, foreign=step % FOREIGN_EVERY == 0)
