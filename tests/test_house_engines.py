@@ -2627,13 +2627,16 @@ def test_fuzz_under_the_honest_file_finds_the_planted_bugs_and_nothing_else(
 # owner-plays-anywhere", margin 1; blank_values "or blank-25", margin 8; match_length "or
 # full", margin 40), double_order any-open (likely, margin 9: bug 2), tie_rule
 # undetermined (shared kept), one likely bug (bone12-014 at round 4, bug 3); 17 of 18
-# options right. Its warm cost not measured: kept out until it is
+# options right. Its warm cost not measured: kept out until it is. drawbar's (session 62,
+# bugs off, cold at load 13 to 16): stopped after 46 min wall while still reading the
+# scope partition (1,030 of 1,249), nothing sure and wrong in what it had measured (set,
+# every hand-size row, procedure, start); bugs on not run: kept out until both are
 IDENTIFIED = [e for e in ENGINES if isinstance(e, Engine)  # tortoise, gondola, hopper,
               # bogie, dandy, drover, flatcar apart
               and e not in (HUMP, TANDEM, TURNTABLE, SIGNALBOX, SEMAPHORE, INTERLOCK,
                              TENWHEELER, COUPLING, PULLMAN, FLAGSTOP, TENDER, BALLAST,
                              TRESTLE, LAYOVER, MARSHAL, SLEEPER, TRAMWAY, DISPATCHER,
-                             TIPPER, COALING, GANDY, BOXCAR)]
+                             TIPPER, COALING, GANDY, BOXCAR, DRAWBAR)]
 
 
 @pytest.mark.slow
