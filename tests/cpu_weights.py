@@ -80,18 +80,27 @@ _LOG_TEST = re.compile(r"^\s*(\d+(?:\.\d+)?) s > \d+(?:\.\d+)? s\s+(\S+::.+?) \(
 _LOG_COSTLY = re.compile(r"^\s*(\d+(?:\.\d+)?) s\s+(\S+::.+?) \(wall [\d.]+ s\)$")
 
 
+_QUOTE = re.compile(r"^> ?")
+
+
+def _log_lines(path: Path) -> list[str]:
+    """The log's lines, each without the "> " the issue tracker quotes a CI run's output
+    with (`issues ci > LOG`): that log read as the run printed it."""
+    with open(path, encoding="utf-8", errors="replace") as f:
+        return [_QUOTE.sub("", line, count=1) for line in f]
+
+
 def read_log(path: Path) -> tuple[dict[str, float], dict[str, float]]:
     """The CPU seconds a run's log gives: per file (the costliest files, the summary at
     the end of every run: conftest.py) and per test (the costliest tests, listed there
     too, and those over their time budget)."""
     files: dict[str, float] = {}
     tests: dict[str, float] = {}
-    with open(path, encoding="utf-8", errors="replace") as f:
-        for line in f:
-            if (m := _LOG_FILE.match(line)) is not None:
-                files[m[2]] = float(m[1])
-            elif (m := _LOG_TEST.match(line) or _LOG_COSTLY.match(line)) is not None:
-                tests[m[2]] = float(m[1])
+    for line in _log_lines(path):
+        if (m := _LOG_FILE.match(line)) is not None:
+            files[m[2]] = float(m[1])
+        elif (m := _LOG_TEST.match(line) or _LOG_COSTLY.match(line)) is not None:
+            tests[m[2]] = float(m[1])
     if not files:
         raise ValueError(f"{path}: no file's CPU seconds (the summary \"CPU seconds of the "
                          f"{COSTLIEST} costliest test files\" at the end of a run's log)")
@@ -110,12 +119,11 @@ def run_figures(path: Path) -> str:
     run was green: a red run's figures are not the suite's."""
     cpu = seconds = None
     result = ""
-    with open(path, encoding="utf-8", errors="replace") as f:
-        for line in f:
-            if (m := _LOG_ALL.match(line)) is not None:
-                cpu = m
-            elif (s := _LOG_SECONDS.search(line)) is not None and _LOG_COUNT.search(line):
-                result, seconds = line, s  # pytest's last words: "6611 passed ... in 882.12s"
+    for line in _log_lines(path):
+        if (m := _LOG_ALL.match(line)) is not None:
+            cpu = m
+        elif (s := _LOG_SECONDS.search(line)) is not None and _LOG_COUNT.search(line):
+            result, seconds = line, s  # pytest's last words: "6611 passed ... in 882.12s"
     if cpu is None or seconds is None:
         return f"{path}: no line \"in all\" or no pytest result line: the run's figures unread"
     counts = {kind.rstrip("s") if kind.startswith("error") else kind: int(n)
