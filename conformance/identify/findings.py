@@ -310,11 +310,12 @@ def _contradicted(f: OptionFinding, best: Solution, solver: Solver, model: Model
     # 43 fixtures, match-009 against it; ballbridge's follow-up of its own, `other`, shown
     # the known value by 3 against 32 to 36)
     if f.value != OTHER and fewer is None and len(shown) >= bugs.RATIO * len(against):
+        one = len(against) == 1
         return replace(f, status="likely", evidence=[*f.evidence, (
             f"(not sure: {counted(len(against))} of the same clauses ({', '.join(clauses)}) "
-            f"contradict{'s' if len(against) == 1 else ''} it ({_some(against)}) against "
-            f"{len(shown)} that show it: a bug on such tables, or a rule of its own that "
-            "differs there alone)")])
+            f"against it ({_some(against)}) {'is read as a bug' if one else 'are read as bugs'}"
+            f" against {len(shown)} that show it: a bug on such tables, or a rule of its own "
+            "that differs there alone)")])
     if f.value == OTHER and len(against) >= bugs.RATIO * len(shown):
         return f  # its own rule; the few that show the value: bugs, or tables alike
     return OptionFinding(f.option, f.value, "contradicted", f.margin, [

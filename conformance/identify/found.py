@@ -97,7 +97,8 @@ class Identification:
             options[o] = ({str(n): h for n, h in self.ruleset.hand_table}
                           if o == "hand_sizes" and v == CUSTOM else v)
         evidence = {f.option: f"{f.status} (margin {f.margin}): "
-                    + (", ".join(f.evidence[:6]) or "no fixture tells its values apart")
+                    + (", ".join(shown_evidence(f.evidence))
+                       or "no fixture tells its values apart")
                     + (f"; the value of {self.base}, which nothing contradicts"
                        if f.status == "undetermined" else "")
                     for f in self.findings}
@@ -144,6 +145,14 @@ def counted(n: int, noun: str = "fixture", verb: str = "") -> str:
     """`n` and the noun (and the verb) agreeing with it ("1 fixtures show" was written)."""
     return f"{n} {noun}{'' if n == 1 else 's'}" + (
         f" {verb}{'s' if n == 1 else ''}" if verb else "")
+
+
+def shown_evidence(evidence: list[str], most: int = 6) -> list[str]:
+    """What a finding's line in the file shows: its first `most` fixtures, then every note
+    (those in parentheses: why it is not sure, the fixtures read as bugs), which past six
+    fixtures were cut off, so a bug the corpus showed went unsaid (ninepins' TURN-5)."""
+    fixtures = [e for e in evidence if not e.startswith("(")]
+    return fixtures[:most] + [e for e in evidence if e.startswith("(")]
 
 
 def agreement_words(f: OptionFinding) -> str:
