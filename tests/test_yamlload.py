@@ -159,9 +159,9 @@ def test_not_utf8(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("text", "line", "shown"),
     [
-        ("a: 1\ntrue: 2\n", 2, "bool"),
-        ("a:\n  1.5: x\n", 2, "float"),
-        ("a: 1\n~: 2\n", 2, "NoneType"),
+        ("a: 1\ntrue: 2\n", 2, "read as a boolean"),
+        ("a:\n  1.5: x\n", 2, "key '1.5' is read as a number (1.5)"),
+        ("a: 1\n~: 2\n", 2, "key '~' is read as null (None)"),  # (was "NoneType None")
         ("a: 1\n2024-01-01: x\n", 2, "date"),
         ("a: 1\n? [1, 2]\n: x\n", 2, "collection"),
     ],
