@@ -33,6 +33,7 @@ from mtrain.conformance.mutants.third_reading import THIRD_READING
 from mtrain.conformance.mutants.thirteenth_reading import THIRTEENTH_READING
 from mtrain.conformance.mutants.thirtieth_reading import THIRTIETH_READING
 from mtrain.conformance.mutants.thirty_first_reading import THIRTY_FIRST_READING
+from mtrain.conformance.mutants.thirty_fourth_reading import THIRTY_FOURTH_READING
 from mtrain.conformance.mutants.thirty_second_reading import THIRTY_SECOND_READING
 from mtrain.conformance.mutants.thirty_third_reading import THIRTY_THIRD_READING
 from mtrain.conformance.mutants.twelfth_reading import TWELFTH_READING
@@ -609,6 +610,7 @@ _CATALOGUE += THIRTIETH_READING
 _CATALOGUE += THIRTY_FIRST_READING
 _CATALOGUE += THIRTY_SECOND_READING
 _CATALOGUE += THIRTY_THIRD_READING
+_CATALOGUE += THIRTY_FOURTH_READING
 
 MUTANTS: dict[str, Mutant] = {m.name: m for m in _CATALOGUE}
 if len(MUTANTS) != len(_CATALOGUE):  # pragma: no cover - a catalogue error

@@ -1,0 +1,292 @@
+"""Rule bugs of a thirty-fourth reading, written where house-rule engines live: a later
+round's start, the end of a blocked round with the boneyard empty, a double left in hand,
+the markers, and the known values next to the house rules such engines declare `other`
+(the Mexican Train's double covered first, own-train-first with doubles excepted, a
+train "started" from its second tile, a marker lowered by a double laid anywhere).
+
+The start: under engine-holder and after-engine the start of a later round read off the
+holder of the set's highest double, [N-N], the round-1 engine, wherever a hand holds it
+(SEAT-2, SEAT-4). The blocked round (END-2, asked at the start of a turn with the boneyard
+empty): asked only once a lap, when play comes back to the round's starter; asked with
+FIRST-10 forgotten, so a seat whose only play opens the empty Mexican Train from an
+unstarted own train counts as able to play; asked with DBL-7 forgotten, so a seat able to
+cover a newer open double counts though the oldest binds; asked of the unmarked seats
+alone, a seat whose marker is up taken as one that has shown it cannot play; asked with
+FIRST-9 kept for a seat whose first turn is still to come, though it is over after its
+pass. The hand: the value table built over `range(size - 1)`, so the set's [N-N] left in
+hand (dealt from round 2 on) counts nothing (SCORE-1, SCORE-5, SCORE-6). The neighbours of
+house rules: under oldest-first the Mexican Train's open double covered before any older
+one, as the house rule "Mexican first" plays (DBL-7); under own-train-first a double laid
+anywhere before the own train is started, as "home first, doubles excepted" (TRAIN-7);
+under own-train-opens-mexican the own train counted as started from its second tile (the
+engine counted as its first), as "second rail" (FIRST-10); under owner-plays-own a
+double the owner lays anywhere taking their marker off, as "home or a double" (MARK-3).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+from mtrain.conformance.mutants import originals as ref
+from mtrain.conformance.mutants.implementation import Mutant
+from mtrain.reference.engine import FOLLOW, START, Action, State
+from mtrain.reference.rules import FOLLOW_ANYWHERE, FOLLOW_COVER_OWN, MARKER_OWNER_OWN, Rules
+from mtrain.spec import tiles as T
+
+_REPLACED: dict[tuple[int, str], tuple[Rules, Rules]] = {}
+_DOUBLES = sum(T.BIT[t] for t in range(T.TILE_COUNT) if T.IS_DOUBLE[t])
+
+
+def _replaced(rules: Rules, **changes: Any) -> Rules:
+    """`rules` with these flags changed, made once per rule set (the engine compares rules
+    by identity, so a fresh copy per call would read as a new rule set)."""
+    key = (id(rules), repr(sorted(changes.items())))
+    found = _REPLACED.get(key)
+    if found is None:
+        found = _REPLACED[key] = (rules, dataclasses.replace(rules, **changes))
+    return found[1]
+
+
+# --- the start of a later round ----------------------------------------------------------
+
+
+def _top_double_holder_starts(state: State, holder: int) -> None:
+    """SEAT-2 and SEAT-4 with the holder sought by the set's [N-N], round 1's engine."""
+    rules = state.rules
+    if state.round > 1 and (rules.engine_holder_starts or rules.after_engine_starts):
+        top = T.BIT[T.DOUBLE[rules.max_pip]]
+        for s, hand in enumerate(state.hands):
+            if hand & top:
+                holder = s
+                break
+    ref.place_engine(state, holder)
+
+
+# --- the blocked round --------------------------------------------------------------------
+
+
+def _blocked_at_starter_only(state: State) -> None:
+    """END-2 asked once a lap: only when play comes back round to the round's starter."""
+    if (not state.boneyard and state.seat != state.starter
+            and not state.rules.passes_end_round):
+        return
+    ref.check_blocked(state)
+
+
+def _can_play_with(state: State, seat: int, **changes: Any) -> bool:
+    rules = state.rules
+    state.rules = _replaced(rules, **changes)
+    try:
+        return ref.can_ever_play(state, seat)
+    finally:
+        state.rules = rules
+
+
+def _blocked_without_mexican_wait(state: State, seat: int) -> bool:
+    """END-2 with FIRST-10 forgotten: the empty Mexican Train open to an unstarted train."""
+    if not state.rules.own_train_mexican:
+        return ref.can_ever_play(state, seat)
+    return _can_play_with(state, seat, own_train_mexican=False)
+
+
+def _blocked_without_oldest_first(state: State, seat: int) -> bool:
+    """END-2 with DBL-7 forgotten: any open double that binds may be the one covered."""
+    if not state.rules.oldest_first:
+        return ref.can_ever_play(state, seat)
+    return _can_play_with(state, seat, oldest_first=False)
+
+
+def _blocked_skips_marked(state: State, seat: int) -> bool:
+    """END-2 asked of the seats whose marker is down: a marked seat has shown it is stuck."""
+    if state.markers >> seat & 1:
+        return False
+    return ref.can_ever_play(state, seat)
+
+
+def _blocked_keeps_starter_only(state: State, seat: int) -> bool:
+    """END-2 with FIRST-9 kept for a seat whose first turn is to come: the empty Mexican
+    Train stays closed to it, though its first turn is over once it has passed."""
+    rules = state.rules
+    mex = state.players
+    if (not rules.starter_only_mexican or not state.first_pending >> seat & 1
+            or seat == state.starter or state.trains[mex]):
+        return ref.can_ever_play(state, seat)
+    hand = state.hands[seat]
+    kept = hand & rules.number_mask[state.ends[mex]]
+    if not kept:
+        return ref.can_ever_play(state, seat)
+    state.hands[seat] = hand & ~kept  # its tiles for the Mexican Train read as unplayable
+    try:
+        return ref.can_ever_play(state, seat)
+    finally:
+        state.hands[seat] = hand
+
+
+# --- the hand -----------------------------------------------------------------------------
+
+
+def _top_double_unpriced(state: State, seat: int) -> int:
+    """The value table built over `range(size - 1)`: the set's [N-N] counts nothing."""
+    value = ref.hand_value(state, seat)
+    top = T.DOUBLE[state.rules.max_pip]
+    if state.hands[seat] >> top & 1:
+        value -= T.PIPS[top]  # [N-N] has no blank end: its value is its pips
+    return value
+
+
+# --- the neighbours of house rules --------------------------------------------------------
+
+
+def _mexican_double_first(state: State, first_turns_over: bool = False) -> list[int]:
+    """DBL-7 with the Mexican Train's double first among those that bind."""
+    out = ref.duties(state, first_turns_over)
+    rules = state.rules
+    mex = state.players
+    if not out or not rules.oldest_first or mex not in state.open_doubles or out == [mex]:
+        return out
+    kept = state.rules
+    state.rules = _replaced(rules, oldest_first=False)
+    try:
+        bound = ref.duties(state, first_turns_over)
+    finally:
+        state.rules = kept
+    return [mex] if mex in bound else out
+
+
+def _doubles_excepted(state: State) -> list[Action]:
+    """TRAIN-7 with doubles excepted: before the own train is started a double may go
+    wherever it could without the rule."""
+    out = ref.plays(state)
+    rules = state.rules
+    if (state.phase != START or state.trains[state.seat] or not rules.own_train_first
+            or not state.hands[state.seat] & _DOUBLES):
+        return out
+    state.rules = _replaced(rules, own_train_first=False)
+    try:
+        free = ref.plays(state)
+    finally:
+        state.rules = rules
+    return out + [a for a in free if T.IS_DOUBLE[a.tile] and a not in out]
+
+
+def _mexican_waits_for_second_tile(state: State, seat: int, all_marked: bool = False,
+                                   first_turns_over: bool = False) -> list[int]:
+    """FIRST-10 with a train of one tile read as unstarted (the engine counted as its
+    first): the empty Mexican Train waits for the own train's second tile."""
+    out = ref.open_trains(state, seat, all_marked, first_turns_over)
+    mex = state.players
+    if (len(state.trains[seat]) != 1 or state.trains[mex] or mex not in out
+            or not state.rules.own_train_mexican):
+        return out
+    return [t for t in out if t != mex]
+
+
+def _anywhere_follow_no_mexican(state: State) -> list[int]:
+    """DBL-2 read as "no Mexican follow-up": the tile after a double may not go on the
+    Mexican Train unless a double of the turn is there."""
+    out = ref.playable_trains(state)
+    mex = state.players
+    if (state.phase != FOLLOW or mex not in out or mex in state.turn_doubles
+            or state.rules.follow != FOLLOW_ANYWHERE or ref.duties(state)):
+        return out
+    return [t for t in out if t != mex]
+
+
+def _cover_own_or_home(state: State) -> list[int]:
+    """DBL-4 read as "back to the double or home": the tile after a double covers it or
+    goes on the layer's own train."""
+    out = ref.playable_trains(state)
+    seat = state.seat
+    if (state.phase != FOLLOW or seat in out or state.rules.follow != FOLLOW_COVER_OWN
+            or ref.duties(state)):
+        return out
+    return [*out, seat]
+
+
+def _double_anywhere_lowers_marker(state: State, action: Action) -> None:
+    """MARK-3 read as "home or a double": a marked owner's double laid anywhere takes
+    their marker off."""
+    kind, tile, _ = action
+    seat = state.seat
+    marked = kind == "play" and T.IS_DOUBLE[tile] and state.markers >> seat & 1
+    ref.perform(state, action)
+    if (marked and state.rules.marker_rule == MARKER_OWNER_OWN
+            and not state.rules.ordinary_doubles):
+        state.markers &= ~(1 << seat)
+
+
+THIRTY_FOURTH_READING: tuple[Mutant, ...] = (
+    Mutant("mut34-holder-start-by-top-double",
+           "Under engine-holder and after-engine the start of a later round goes by the holder "
+           "of the set's highest double, round 1's engine, wherever a hand holds it",
+           ("SEAT-2", "SEAT-4"),
+           "_place_engine swapped: from round 2 the holder is the seat holding [N-N], if any",
+           patches={"_place_engine": _top_double_holder_starts}),
+    Mutant("mut34-blocked-tested-at-starter-only",
+           "Under nobody-can-play the blocked test is made once a lap, when play comes back "
+           "to the round's starter", ("END-2",),
+           "_check_blocked swapped: END-2 skipped at every seat but the starter's",
+           patches={"_check_blocked": _blocked_at_starter_only}),
+    Mutant("mut34-blocked-ignores-mexican-wait",
+           "END-2 forgets own-train-opens-mexican: a seat whose only play opens the empty "
+           "Mexican Train from an unstarted own train counts as able to play",
+           ("END-2", "FIRST-10"),
+           "can_ever_play swapped: own_train_mexican off inside it",
+           patches={"can_ever_play": _blocked_without_mexican_wait}),
+    Mutant("mut34-blocked-ignores-oldest-first",
+           "END-2 forgets oldest-first: a seat that could cover a newer open double counts "
+           "as able to play, though the oldest binds", ("END-2", "DBL-7"),
+           "can_ever_play swapped: oldest_first off inside it",
+           patches={"can_ever_play": _blocked_without_oldest_first}),
+    Mutant("mut34-blocked-skips-marked-seats",
+           "END-2 is asked of the seats whose marker is down: a seat with its marker up is "
+           "taken as stuck, whatever the table now offers it", ("END-2", "MARK-1"),
+           "can_ever_play swapped: False for a marked seat",
+           patches={"can_ever_play": _blocked_skips_marked}),
+    Mutant("mut34-blocked-keeps-starter-only",
+           "Under starter-opens-mexican END-2 keeps the empty Mexican Train closed to a seat "
+           "whose first turn is still to come, though it opens to it once that turn is over",
+           ("END-2", "FIRST-9"),
+           "can_ever_play swapped: such a seat's tiles for the Mexican Train taken out",
+           patches={"can_ever_play": _blocked_keeps_starter_only}),
+    Mutant("mut34-top-double-unpriced",
+           "The set's highest double left in hand (dealt from round 2 on) counts nothing: the "
+           "value table stops one tile short", ("SCORE-1", "SCORE-5", "SCORE-6"),
+           "hand_value swapped: [N-N]'s pips taken off",
+           patches={"hand_value": _top_double_unpriced}),
+    Mutant("mut34-oldest-first-mexican-first",
+           "Under oldest-first the Mexican Train's open double is covered before any older "
+           "one, as the house rule \"Mexican first\" plays", ("DBL-7",),
+           "duties swapped: the Mexican Train first among the doubles that bind",
+           patches={"duties": _mexican_double_first}),
+    Mutant("mut34-own-train-first-doubles-excepted",
+           "Under own-train-first a double may be laid anywhere it fits before the own train "
+           "is started, as the house rule \"home first, doubles excepted\" plays",
+           ("TRAIN-7",),
+           "plays swapped: a turn's doubles played as without own-train-first",
+           patches={"plays": _doubles_excepted}),
+    Mutant("mut34-mexican-waits-for-second-tile",
+           "Under own-train-opens-mexican the own train counts as started from its second "
+           "tile (the engine counted as its first)", ("FIRST-10",),
+           "open_trains swapped: the empty Mexican Train closed to an own train of one tile",
+           patches={"open_trains": _mexican_waits_for_second_tile}),
+    Mutant("mut34-owner-own-double-anywhere-lowers-marker",
+           "Under owner-plays-own a double the owner lays on any train takes their marker "
+           "off, as the house rule \"home or a double\" plays", ("MARK-3",),
+           "perform swapped: a marked mover's double lowers their marker",
+           patches={"perform": _double_anywhere_lowers_marker}),
+    Mutant("mut34-anywhere-follow-no-mexican",
+           "Under follow-up anywhere the tile after a double may not go on the Mexican Train "
+           "unless the double is there, as the house rule \"no Mexican follow-up\" plays",
+           ("DBL-2",),
+           "playable_trains swapped: the Mexican Train dropped from a follow-up elsewhere",
+           patches={"playable_trains": _anywhere_follow_no_mexican}),
+    Mutant("mut34-cover-own-or-home",
+           "Under the Wikipedia rule the tile after a double may cover it or go on the "
+           "layer's own train, as the house rule \"back to the double or home\" plays",
+           ("DBL-4",),
+           "playable_trains swapped: the own train added to a follow-up",
+           patches={"playable_trains": _cover_own_or_home}),
+)
+"""The thirty-fourth reading."""
