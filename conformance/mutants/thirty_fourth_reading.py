@@ -30,7 +30,7 @@ from typing import Any
 
 from mtrain.conformance.mutants import originals as ref
 from mtrain.conformance.mutants.implementation import Mutant
-from mtrain.reference.engine import FOLLOW, START, Action, State
+from mtrain.reference.engine import CHAIN, FOLLOW, PASS, START, Action, State
 from mtrain.reference.rules import FOLLOW_ANYWHERE, FOLLOW_COVER_OWN, MARKER_OWNER_OWN, Rules
 from mtrain.spec import tiles as T
 
@@ -83,13 +83,6 @@ def _can_play_with(state: State, seat: int, **changes: Any) -> bool:
         state.rules = rules
 
 
-def _blocked_without_mexican_wait(state: State, seat: int) -> bool:
-    """END-2 with FIRST-10 forgotten: the empty Mexican Train open to an unstarted train."""
-    if not state.rules.own_train_mexican:
-        return ref.can_ever_play(state, seat)
-    return _can_play_with(state, seat, own_train_mexican=False)
-
-
 def _blocked_without_oldest_first(state: State, seat: int) -> bool:
     """END-2 with DBL-7 forgotten: any open double that binds may be the one covered."""
     if not state.rules.oldest_first:
@@ -102,28 +95,6 @@ def _blocked_skips_marked(state: State, seat: int) -> bool:
     if state.markers >> seat & 1:
         return False
     return ref.can_ever_play(state, seat)
-
-
-def _blocked_keeps_starter_only(state: State, seat: int) -> bool:
-    """END-2 with FIRST-9 kept for a seat whose first turn is to come: the empty Mexican
-    Train stays closed to it, though its first turn is over once it has passed."""
-    rules = state.rules
-    mex = state.players
-    if (not rules.starter_only_mexican or not state.first_pending >> seat & 1
-            or seat == state.starter or state.trains[mex]):
-        return ref.can_ever_play(state, seat)
-    hand = state.hands[seat]
-    kept = hand & rules.number_mask[state.ends[mex]]
-    if not kept:
-        return ref.can_ever_play(state, seat)
-    state.hands[seat] = hand & ~kept  # its tiles for the Mexican Train read as unplayable
-    try:
-        return ref.can_ever_play(state, seat)
-    finally:
-        state.hands[seat] = hand
-
-
-# --- the hand -----------------------------------------------------------------------------
 
 
 def _top_double_unpriced(state: State, seat: int) -> int:
@@ -204,6 +175,18 @@ def _cover_own_or_home(state: State) -> list[int]:
     return [*out, seat]
 
 
+def _no_doubles_in_chain(state: State) -> list[Action]:
+    """FIRST-12 read as "no double in a first-turn chain": not only a double nothing
+    would follow, every double is kept out of the chain."""
+    out = ref.legal_actions(state)
+    rules = state.rules
+    if (not (state.phase == CHAIN or ref.chain_start(state)) or not rules.chain_no_double_end
+            or rules.ordinary_doubles):
+        return out
+    kept = [a for a in out if a.kind != "play" or not T.IS_DOUBLE[a.tile]]
+    return kept or [PASS]  # FIRST-3: no start, the marker goes up
+
+
 def _double_anywhere_lowers_marker(state: State, action: Action) -> None:
     """MARK-3 read as "home or a double": a marked owner's double laid anywhere takes
     their marker off."""
@@ -228,12 +211,6 @@ THIRTY_FOURTH_READING: tuple[Mutant, ...] = (
            "to the round's starter", ("END-2",),
            "_check_blocked swapped: END-2 skipped at every seat but the starter's",
            patches={"_check_blocked": _blocked_at_starter_only}),
-    Mutant("mut34-blocked-ignores-mexican-wait",
-           "END-2 forgets own-train-opens-mexican: a seat whose only play opens the empty "
-           "Mexican Train from an unstarted own train counts as able to play",
-           ("END-2", "FIRST-10"),
-           "can_ever_play swapped: own_train_mexican off inside it",
-           patches={"can_ever_play": _blocked_without_mexican_wait}),
     Mutant("mut34-blocked-ignores-oldest-first",
            "END-2 forgets oldest-first: a seat that could cover a newer open double counts "
            "as able to play, though the oldest binds", ("END-2", "DBL-7"),
@@ -244,12 +221,6 @@ THIRTY_FOURTH_READING: tuple[Mutant, ...] = (
            "taken as stuck, whatever the table now offers it", ("END-2", "MARK-1"),
            "can_ever_play swapped: False for a marked seat",
            patches={"can_ever_play": _blocked_skips_marked}),
-    Mutant("mut34-blocked-keeps-starter-only",
-           "Under starter-opens-mexican END-2 keeps the empty Mexican Train closed to a seat "
-           "whose first turn is still to come, though it opens to it once that turn is over",
-           ("END-2", "FIRST-9"),
-           "can_ever_play swapped: such a seat's tiles for the Mexican Train taken out",
-           patches={"can_ever_play": _blocked_keeps_starter_only}),
     Mutant("mut34-top-double-unpriced",
            "The set's highest double left in hand (dealt from round 2 on) counts nothing: the "
            "value table stops one tile short", ("SCORE-1", "SCORE-5", "SCORE-6"),
@@ -276,6 +247,11 @@ THIRTY_FOURTH_READING: tuple[Mutant, ...] = (
            "off, as the house rule \"home or a double\" plays", ("MARK-3",),
            "perform swapped: a marked mover's double lowers their marker",
            patches={"perform": _double_anywhere_lowers_marker}),
+    Mutant("mut34-no-double-end-no-doubles",
+           "Under no-double-end-start no double may be laid in a first-turn chain, as the "
+           "house rule \"no double to open\" plays", ("FIRST-12",),
+           "legal_actions swapped: doubles dropped from a chain's plays",
+           patches={"legal_actions": _no_doubles_in_chain}),
     Mutant("mut34-anywhere-follow-no-mexican",
            "Under follow-up anywhere the tile after a double may not go on the Mexican Train "
            "unless the double is there, as the house rule \"no Mexican follow-up\" plays",
