@@ -106,6 +106,33 @@ def _top_double_unpriced(state: State, seat: int) -> int:
     return value
 
 
+def _round_double_unpriced(state: State, seat: int) -> int:
+    """Under ENG-7 and ENG-8 the round's own double read as the engine, which never
+    scores: left in hand (a higher double opened) it counts nothing."""
+    value = ref.hand_value(state, seat)
+    rules = state.rules
+    number = rules.max_pip - (state.round - 1)  # ENG-1's double for the round
+    if rules.engine_by_deal and state.engine != number:
+        double = T.DOUBLE[number]
+        if state.hands[seat] >> double & 1:
+            value -= T.PIPS[double]  # a double above [0-0]: no blank end
+    return value
+
+
+# --- the markers --------------------------------------------------------------------------
+
+
+def _cover_clears_markers(state: State, action: Action) -> None:
+    """A cover of an open double of an earlier turn takes every marker down: the markers
+    raised while it stood are read as its doing."""
+    kind, _, train = action
+    cover = (kind == "play" and train in state.open_doubles
+             and train not in state.turn_doubles)
+    ref.perform(state, action)
+    if cover and state.result is None:
+        state.markers = 0
+
+
 # --- the neighbours of house rules --------------------------------------------------------
 
 
@@ -226,6 +253,19 @@ THIRTY_FOURTH_READING: tuple[Mutant, ...] = (
            "value table stops one tile short", ("SCORE-1", "SCORE-5", "SCORE-6"),
            "hand_value swapped: [N-N]'s pips taken off",
            patches={"hand_value": _top_double_unpriced}),
+    Mutant("mut34-round-double-unpriced",
+           "Under highest-double-held and designated-opens the round's own double left in "
+           "hand counts nothing, as if it were the engine, when a higher double opened",
+           ("SCORE-1", "SCORE-5", "ENG-7", "ENG-8"),
+           "hand_value swapped: the round's double's pips taken off where the deal chose "
+           "another engine",
+           patches={"hand_value": _round_double_unpriced}),
+    Mutant("mut34-cover-clears-markers",
+           "Covering an open double of an earlier turn takes every marker down, as if the "
+           "markers raised while it stood were its doing", ("MARK-1", "MARK-3", "MARK-4",
+                                                           "MARK-5"),
+           "perform swapped: markers cleared after such a cover",
+           patches={"perform": _cover_clears_markers}),
     Mutant("mut34-oldest-first-mexican-first",
            "Under oldest-first the Mexican Train's open double is covered before any older "
            "one, as the house rule \"Mexican first\" plays", ("DBL-7",),
