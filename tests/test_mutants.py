@@ -2150,6 +2150,21 @@ OUTSIDE_KILLED_BY: dict[str, str] = {
     "mut33-release-counted-to-sixteen": "mut33-count-001",
     "mut33-high-double-plain": "mut33-highdbl-002",
     "mut33-heaviest-of-the-set": "heavyx-003",
+    # the thirty-fourth reading (thirty_fourth_reading.py)
+    "mut34-holder-start-by-top-double": "s49-big-017",
+    "mut34-blocked-tested-at-starter-only": "end-015",
+    "mut34-blocked-ignores-oldest-first": "mut34-oldest-001",
+    "mut34-blocked-skips-marked-seats": "end-015",
+    "mut34-top-double-unpriced": "s46-match-001",
+    "mut34-round-double-unpriced": "mut34-rounddbl-001",
+    "mut34-cover-clears-markers": "covers-002",
+    "mut34-oldest-first-mexican-first": "doubles-050",
+    "mut34-own-train-first-doubles-excepted": "house49a-016",
+    "mut34-mexican-waits-for-second-tile": "mut30-mexican-001",
+    "mut34-owner-own-double-anywhere-lowers-marker": "ownmex-001",
+    "mut34-no-double-end-no-doubles": "first-040",
+    "mut34-anywhere-follow-no-mexican": "doubles-022",
+    "mut34-cover-own-or-home": "doubles-006",
 }
 
 
@@ -2246,6 +2261,7 @@ def test_every_mutant_has_a_witness() -> None:
     from mtrain.conformance.mutants.thirteenth_reading import THIRTEENTH_READING
     from mtrain.conformance.mutants.thirtieth_reading import THIRTIETH_READING
     from mtrain.conformance.mutants.thirty_first_reading import THIRTY_FIRST_READING
+    from mtrain.conformance.mutants.thirty_fourth_reading import THIRTY_FOURTH_READING
     from mtrain.conformance.mutants.thirty_second_reading import THIRTY_SECOND_READING
     from mtrain.conformance.mutants.thirty_third_reading import THIRTY_THIRD_READING
     from mtrain.conformance.mutants.twelfth_reading import TWELFTH_READING
@@ -2288,7 +2304,8 @@ def test_every_mutant_has_a_witness() -> None:
                                                         *THIRTIETH_READING,
                                                         *THIRTY_FIRST_READING,
                                                         *THIRTY_SECOND_READING,
-                                                        *THIRTY_THIRD_READING)}
+                                                        *THIRTY_THIRD_READING,
+                                                        *THIRTY_FOURTH_READING)}
     assert set(KILLED_BY).isdisjoint(OUTSIDE_KILLED_BY)
     assert set(KILLED_BY.values()) <= set(BY_ID)
     assert set(OUTSIDE_KILLED_BY.values()) <= set(_corpus_by_id())
