@@ -1,26 +1,29 @@
 """Rule bugs of a thirty-fourth reading, written where house-rule engines live: a later
 round's start, the end of a blocked round with the boneyard empty, a double left in hand,
-the markers, and the known values next to the house rules such engines declare `other`
-(the Mexican Train's double covered first, own-train-first with doubles excepted, a
-train "started" from its second tile, a marker lowered by a double laid anywhere).
+the markers after a cover, and the known values next to the house rules such engines
+declare `other` (tests/examples/: "Mexican first", "home first, doubles excepted",
+"second rail", "home or a double", "no double to open", "no Mexican follow-up", "back
+to the double or home").
 
 The start: under engine-holder and after-engine the start of a later round read off the
 holder of the set's highest double, [N-N], the round-1 engine, wherever a hand holds it
 (SEAT-2, SEAT-4). The blocked round (END-2, asked at the start of a turn with the boneyard
 empty): asked only once a lap, when play comes back to the round's starter; asked with
-FIRST-10 forgotten, so a seat whose only play opens the empty Mexican Train from an
-unstarted own train counts as able to play; asked with DBL-7 forgotten, so a seat able to
-cover a newer open double counts though the oldest binds; asked of the unmarked seats
-alone, a seat whose marker is up taken as one that has shown it cannot play; asked with
-FIRST-9 kept for a seat whose first turn is still to come, though it is over after its
-pass. The hand: the value table built over `range(size - 1)`, so the set's [N-N] left in
-hand (dealt from round 2 on) counts nothing (SCORE-1, SCORE-5, SCORE-6). The neighbours of
-house rules: under oldest-first the Mexican Train's open double covered before any older
-one, as the house rule "Mexican first" plays (DBL-7); under own-train-first a double laid
-anywhere before the own train is started, as "home first, doubles excepted" (TRAIN-7);
-under own-train-opens-mexican the own train counted as started from its second tile (the
-engine counted as its first), as "second rail" (FIRST-10); under owner-plays-own a
-double the owner lays anywhere taking their marker off, as "home or a double" (MARK-3).
+DBL-7 forgotten, so a seat able to cover a newer open double counts though the oldest,
+dead and still binding (DBL-10), comes first; asked of the unmarked seats alone, a seat
+whose marker is up taken as one that has shown it cannot play. The hand: the value table
+built over `range(size - 1)`, so the set's [N-N] left in hand (dealt from round 2 on)
+counts nothing (SCORE-1, SCORE-5, SCORE-6); under ENG-7 and ENG-8 the round's own double
+read as the engine, which never scores, when the deal opened on a higher one. The
+markers: a cover of an earlier turn's double taking every marker down (MARK-1, MARK-3 to
+MARK-5). The neighbours of house rules: under oldest-first the Mexican Train's open double
+covered before any older one (DBL-7); under own-train-first a double laid anywhere before
+the own train is started (TRAIN-7); under own-train-opens-mexican the own train counted as
+started from its second tile, the engine counted as its first (FIRST-10); under
+owner-plays-own a double the owner lays anywhere taking their marker off (MARK-3); under
+no-double-end-start no double in a first-turn chain at all (FIRST-12); under follow-up
+anywhere no follow-up on the Mexican Train unless the double is there (DBL-2); under
+cover-own the follow-up on the double or the own train (DBL-4).
 """
 
 from __future__ import annotations
@@ -305,4 +308,49 @@ THIRTY_FOURTH_READING: tuple[Mutant, ...] = (
            "playable_trains swapped: the own train added to a follow-up",
            patches={"playable_trains": _cover_own_or_home}),
 )
-"""The thirty-fourth reading."""
+"""The thirty-fourth reading: 14 rule bugs kept, none a mutant of the catalogue (names,
+descriptions and what each changes checked against the thirty-three readings before it;
+the nearest are other slips: set-aside-top-double-every-round sets [N-N] aside, mut34-
+holder-start-by-top-double starts at its holder; mut19-heaviest-skips-doubles is SEAT-6's,
+the [N-N] reading SEAT-2's and SEAT-4's; blocked-counts-passes waits for a round of
+passes, mut34-blocked-tested-at-starter-only for the starter's turn; blocked-ignores-
+markers reads the trains open now, mut34-blocked-skips-marked-seats drops the marked
+seats; blocked-ignores-own-train-first is TRAIN-7's, mut34-blocked-ignores-oldest-first
+DBL-7's; mut26-pips-tabled-for-d12 and double-blank-id-zero-skipped unprice ends above 12
+and the [0-0], mut34-top-double-unpriced the set's last tile and mut34-round-double-
+unpriced the round's double; marker-never-removed and mut22-markers-cleared-at-round-end
+are the markers' other ends; mut30-any-open-mexican-double-first and mut33-oldest-first-
+own-double-first are the nearest of mut34-oldest-first-mexican-first; own-train-first-
+mexican-open lets any tile onto the Mexican Train, mut34-own-train-first-doubles-excepted
+a double anywhere; mut24-own-train-started-by-any-train and mut31-own-train-started-by-
+marker read FIRST-10 loosely, mut34-mexican-waits-for-second-tile strictly; marker-owner-
+anywhere-under-owner-own lowers a marker at any play, mut34-owner-own-double-anywhere-
+lowers-marker at a double; no-double-end-every-turn stretches FIRST-12 over turns, mut34-
+no-double-end-no-doubles over doubles; restricted-follow-no-mexican is DBL-3's, mut34-
+anywhere-follow-no-mexican DBL-2's; cover-own-elsewhere-when-stuck goes elsewhere when
+stuck, mut34-cover-own-or-home home at will).
+
+Written and not kept. Equivalent (no table can tell them from the reference), both
+measured surviving the corpus before the proof (2026-12-07, `mtrain mutants -m ...`):
+END-2 with FIRST-10 forgotten (own-train-opens-mexican read off inside the blocked test):
+FIRST-10 closes the empty Mexican Train only to a player whose own train is empty, and an
+empty train's open end is the engine's number, as the empty Mexican Train's is, so any
+tile that would open the one starts the other, and the test, which asks whether a tile
+fits some open end, gives the same answer; END-2 with FIRST-9 kept for a seat whose first
+turn is to come: under starter-only that seat's own train is empty too (nobody lays on an
+unmarked train, and its owner has not moved: REACH-FIRST-UNTOUCHED), so again its tiles
+for the Mexican Train fit its own train. Not written, for twins: the tables of one's own
+(some thirty mutants read them one row off, by trains, by the published table, by text,
+clamped, stretched, per round: a row off at one count is one of those at the counts where
+its table changes size), and the blank values on large sets (ends past 12 unpriced, blank
+rules cut at double-12, four-bit ends, byte-wide scores: a cut at double-15 is one of
+those with another bound).
+
+Measured on the corpus before any fixture was added for them (2026-12-07, `mtrain mutants
+-m mut34-... --need 2`, 3,312 passing runs): 13 of 14 killed, mut34-round-double-
+unpriced surviving (no fixture ends a round whose deal opened on a double above the
+round's own); mut34-blocked-ignores-oldest-first killed by one fixture (doubles-064). With
+the four fixtures of conformance/fixtures/mutants/mut34-*.yaml, worked by hand, every one
+is killed by two fixtures or more (3,317 runs; the fewest, 2, mut34-round-double-
+unpriced; 3, mut34-holder-start-by-top-double and mut34-blocked-ignores-oldest-first), and
+blame charges all 14 to a clause they break."""
