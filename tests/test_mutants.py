@@ -2152,7 +2152,7 @@ OUTSIDE_KILLED_BY: dict[str, str] = {
     "mut33-heaviest-of-the-set": "heavyx-003",
     # the thirty-fourth reading (thirty_fourth_reading.py)
     "mut34-holder-start-by-top-double": "s49-big-017",
-    "mut34-blocked-tested-at-starter-only": "end-015",
+    "mut34-blocked-tested-at-starter-only": "doubles-062",
     "mut34-blocked-ignores-oldest-first": "mut34-oldest-001",
     "mut34-blocked-skips-marked-seats": "end-015",
     "mut34-top-double-unpriced": "s46-match-001",
