@@ -14,7 +14,7 @@ dead and still binding (DBL-10), comes first; asked of the unmarked seats alone,
 whose marker is up taken as one that has shown it cannot play. The hand: the value table
 built over `range(size - 1)`, so the set's [N-N] left in hand (dealt from round 2 on)
 counts nothing (SCORE-1, SCORE-5, SCORE-6); under ENG-7 and ENG-8 the round's own double
-read as the engine, which never scores, when the deal opened on a higher one. The
+read as the engine, which never scores, when the deal opened on another. The
 markers: a cover of an earlier turn's double taking every marker down (MARK-1, MARK-3 to
 MARK-5). The neighbours of house rules: under oldest-first the Mexican Train's open double
 covered before any older one (DBL-7); under own-train-first a double laid anywhere before
@@ -111,7 +111,7 @@ def _top_double_unpriced(state: State, seat: int) -> int:
 
 def _round_double_unpriced(state: State, seat: int) -> int:
     """Under ENG-7 and ENG-8 the round's own double read as the engine, which never
-    scores: left in hand (a higher double opened) it counts nothing."""
+    scores: left in hand (the deal opened on another double) it counts nothing."""
     value = ref.hand_value(state, seat)
     rules = state.rules
     number = rules.max_pip - (state.round - 1)  # ENG-1's double for the round
@@ -258,7 +258,7 @@ THIRTY_FOURTH_READING: tuple[Mutant, ...] = (
            patches={"hand_value": _top_double_unpriced}),
     Mutant("mut34-round-double-unpriced",
            "Under highest-double-held and designated-opens the round's own double left in "
-           "hand counts nothing, as if it were the engine, when a higher double opened",
+           "hand counts nothing, as if it were the engine, when another double opened",
            ("SCORE-1", "SCORE-5", "ENG-7", "ENG-8"),
            "hand_value swapped: the round's double's pips taken off where the deal chose "
            "another engine",
