@@ -15,6 +15,7 @@ from pathlib import Path
 
 from mtrain.conformance.blocked_alone import ONLY_BLOCKED, blocked_end_entry, blocked_entry
 from mtrain.conformance.bracket_alone import bracket_cut, bracketed_entry, bracketed_options
+from mtrain.conformance.deal_play_alone import dealt_play_entry, play_options
 from mtrain.conformance.defaults import RESULTS_FLOOR, SITUATIONS, SITUATIONS_MIN
 from mtrain.conformance.draw_alone import ONLY_DRAW, dry_draw_entry, first_draw_entry
 from mtrain.conformance.fixture import Expectation, Fixture, duplicate_ids, load_corpus
@@ -607,6 +608,8 @@ def entry_for(fx: Fixture, rs: Ruleset, space: Space, values: dict[str, str] | N
                 seat = own_table_entry(exp, fx, rs, space)  # the fields its table leaves
             elif seat is None and why == OWN_TABLE_AND_SEAT:  # what its table and its
                 seat = dealt_own_table_entry(exp, fx, rs, space)  # start both leave
+            if seat is None and (named := play_options(why, rs)):
+                seat = dealt_play_entry(exp, fx, rs, space, named)  # a deal, its moves aside
             if seat is None and why != ONLY_BLOCKED and (named := named_options(why, rs)):
                 seat = blocked_end_entry(exp, fx, rs, space, named)  # all but the end
             if seat is None and (named := named_options(why, rs)):
