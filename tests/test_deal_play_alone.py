@@ -40,6 +40,11 @@ def test_a_deal_runs_as_its_dealt_state_under_a_first_turn_of_its_own() -> None:
     assert entry.legal is None and not entry.refused
     assert entry.state == {"phase": "start", "engine_placed": True, "seat": 0, "starter": 0,
                            "hand_sizes": [10, 10, 10, 10], "boneyard_size": 14}
+    # 3 players: the entry's 13 each (puremco-d9) are not tender's 11, the table's own
+    # fields go (table_alone.py), the rest is still the deal's
+    entry, why = entry_for(corpus["heavy-001"], rs, space)
+    assert why is None and entry is not None
+    assert entry.state == {"phase": "start", "engine_placed": True, "seat": 0, "starter": 0}
     assert entry_for(corpus["s56-001"], rs, space) == (None, FIRST_TURN)
     # a draw for the start is the starting seat's question: not a bare deal
     assert entry_for(corpus["draw-001"], rs, space) == (None, FIRST_TURN)
