@@ -490,7 +490,7 @@ def applies(exp: Expectation, fx: Fixture, rs: Ruleset, space: Space) -> str | N
         decided.remove("starting_seat")
     if (decided == ["starting_seat"] and rs.custom_table and "hand_sizes" in run.read
             and _table_rules_out(exp, fx, rs, space, region, log)):
-        return OWN_TABLE + " and on starting_seat (played its own way)"
+        return OWN_TABLE_AND_SEAT
     if decided:
         return "its outcome depends on " + ", ".join(
             f"{o} (played its own way)" for o in decided)
@@ -517,6 +517,9 @@ def applies(exp: Expectation, fx: Fixture, rs: Ruleset, space: Space) -> str | N
 OWN_TABLE = ("its outcome depends on hand_sizes (played with a table of its own, the "
              "reference finds another outcome than the entry's)")
 """`applies`'s answer for an entry a table of one's own deals otherwise than its scope."""
+OWN_TABLE_AND_SEAT = OWN_TABLE + " and on starting_seat (played its own way)"
+"""`applies`'s answer for an entry that a table of one's own keeps from it, as well as the
+starting seat of one's own its run read (`_table_rules_out`)."""
 
 
 def _table_rules_out(exp: Expectation, fx: Fixture, rs: Ruleset, space: Space,

@@ -83,6 +83,35 @@ def dealt_entry(exp: Expectation, fx: Fixture, rs: Ruleset, space: Space,
                                      ignored=actions_only) else None
 
 
+def dealt_own_table_entry(exp: Expectation, fx: Fixture, rs: Ruleset,
+                          space: Space) -> Expectation | None:
+    """`exp`, a deal entry (as `dealt_entry` takes one), cut to the state fields that
+    neither a starting seat of one's own nor a table of one's own decides: those the
+    reference, dealing `rs`'s own table (the sizes are the table's, played exactly), finds
+    as the entry writes them under every known starting seat that deals it, reading no
+    other rule played its own way. The seat and starter go (the start's), and so does each
+    field the table changes (a hand's size, the boneyard's, a sorted hand): what is left,
+    where the engine is and the phase the deal leaves, is the engine procedure's and the
+    round's, written by hand and only checked by the reference. Under both rules of one's
+    own every deal entry was not applicable whole (351 results across the example
+    engines' files, session 62), an engine placed or left unsearched going unjudged. None
+    where no field is left, or where the cut does not hold as a whole."""
+    if not rs.custom_table or rs["starting_seat"] != OTHER:
+        return None
+    if not (_dealt(fx) or next_round_last(fx)) or exp.refused_setup is not None:
+        return None
+    bare = dataclasses.replace(exp, legal=None, refused={}, result=..., winners=None,
+                               match_over=None, state={})
+
+    def holds(state: dict[str, object]) -> bool:
+        cut = dataclasses.replace(bare, state=state)
+        return _held_under_each("starting_seat", cut, fx, rs, space, dealt_only=True)
+
+    kept = {k: v for k, v in exp.state.items()
+            if k not in SEAT_FIELDS and holds({k: v})}
+    return dataclasses.replace(bare, state=kept) if kept and holds(kept) else None
+
+
 def _dealt(fx: Fixture) -> bool:
     """A deal and nothing after it (a draw for the start is the highest draw's question:
     SEAT-5)."""

@@ -15,6 +15,7 @@ from pathlib import Path
 
 from mtrain.conformance.blocked_alone import ONLY_BLOCKED, blocked_end_entry, blocked_entry
 from mtrain.conformance.bracket_alone import bracket_cut, bracketed_entry, bracketed_options
+from mtrain.conformance.deal_play_alone import dealt_play_entry, play_options
 from mtrain.conformance.defaults import RESULTS_FLOOR, SITUATIONS, SITUATIONS_MIN
 from mtrain.conformance.draw_alone import ONLY_DRAW, dry_draw_entry, first_draw_entry
 from mtrain.conformance.fixture import Expectation, Fixture, duplicate_ids, load_corpus
@@ -27,10 +28,15 @@ from mtrain.conformance.mexican_with import pair_entry, pair_options
 from mtrain.conformance.out_alone import out_entry, out_options
 from mtrain.conformance.own_match_winners import own_match_winners
 from mtrain.conformance.own_rounds import LastRounds, within
-from mtrain.conformance.partition import OWN_TABLE, applies, stand_in
+from mtrain.conformance.partition import OWN_TABLE, OWN_TABLE_AND_SEAT, applies, stand_in
 from mtrain.conformance.release_alone import ONLY_RELEASE, release_entry
 from mtrain.conformance.round_end_alone import only_round_end, round_end_entry
-from mtrain.conformance.seat_alone import dealt_entry, seat_entry, table_entry
+from mtrain.conformance.seat_alone import (
+    dealt_entry,
+    dealt_own_table_entry,
+    seat_entry,
+    table_entry,
+)
 from mtrain.conformance.seat_worth_alone import seat_and_round_end, seat_worth_entry
 from mtrain.conformance.step_alone import named_options, own_steps_entry
 from mtrain.conformance.table_alone import own_table_entry
@@ -600,6 +606,10 @@ def entry_for(fx: Fixture, rs: Ruleset, space: Space, values: dict[str, str] | N
                 seat = dry_draw_entry(exp, fx, rs, space)  # a draw from an empty boneyard
             elif seat is None and why == OWN_TABLE:
                 seat = own_table_entry(exp, fx, rs, space)  # the fields its table leaves
+            elif seat is None and why == OWN_TABLE_AND_SEAT:  # what its table and its
+                seat = dealt_own_table_entry(exp, fx, rs, space)  # start both leave
+            if seat is None and (named := play_options(why, rs)):
+                seat = dealt_play_entry(exp, fx, rs, space, named)  # a deal, its moves aside
             if seat is None and why != ONLY_BLOCKED and (named := named_options(why, rs)):
                 seat = blocked_end_entry(exp, fx, rs, space, named)  # all but the end
             if seat is None and (named := named_options(why, rs)):

@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -150,8 +151,73 @@ def test_a_deal_its_own_table_rules_out_names_the_table_before_the_start() -> No
     space = Space(catalog())
     sizes = corpus["generated-hand-sizes-003"]
     assert [e.state.get("hand_sizes") for e in sizes.expect] == [[16, 16], [15, 15]]
+    whys = {applies(e, sizes, rs, space) for e in sizes.expect}
+    assert any(why is not None and why.startswith(
+        "its outcome depends on hand_sizes (played with a table of its own")
+        and why.endswith("and on starting_seat (played its own way)") for why in whys), whys
+    # what neither the table nor the start decides still runs (session 63): the round at
+    # its start, the engine set aside (ENG-2)
     entry, why = entry_for(sizes, rs, space)
-    assert entry is None and why is not None
-    assert why.startswith("its outcome depends on hand_sizes (played with a table of its own")
-    assert why.endswith("and on starting_seat (played its own way)")
+    assert why is None and entry is not None and entry.state == {"phase": "start"}
     assert entry_for(corpus["draw-007"], rs, space) == (None, ONLY_SEAT)
+
+
+def _ninepins_rows(tmp_path: Path, bug: bool) -> dict[str, Any]:
+    """conform of ninepins (a table of its own, a start of its own) on rows-001, planted
+    bugs off; with `bug`, its deal leaves the engine to be found, last in the boneyard, as
+    if it had been dealt (ENG-2 sets it aside)."""
+    wrapper = tmp_path / "wrapped.py"
+    wrapper.write_text(
+        "import sys\n"
+        f"sys.path.insert(0, {str(EXAMPLES)!r})\n"
+        "import ninepins_engine as n\n"
+        "real = n.deal\n"
+        "def deal(players, round_no, order):\n"
+        "    st = real(players, round_no, order)\n"
+        f"    if {bug}:\n"
+        "        st.update(engine_placed=False, phase='engine')\n"
+        "        st['boneyard'].append(n.same(f\"{st['engine']}-{st['engine']}\"))\n"
+        "    return st\n"
+        "n.deal = deal\n"
+        "n.FIXED.update({'1', '2'})\n"
+        "n.serve()\n")
+    out = tmp_path / f"{bug}.json"
+    main(["conform", "--impl", f"{sys.executable} {wrapper}", "--rules",
+          str(EXAMPLES / "ninepins-rules.yaml"), "-k", "rows-001", "--situations", "0",
+          "--format", "json", "--output", str(out)])
+    result: dict[str, Any] = json.loads(out.read_text())["results"][0]
+    return result
+
+
+def test_a_deal_runs_without_what_its_own_table_and_its_own_start_decide(
+        tmp_path: Path) -> None:
+    """ninepins' file (tests/examples/ninepins-rules.yaml) deals a table of its own (8
+    each at 5 players) and starts each round its own way. rows-001 deals 5 players sorted
+    and expects, under a known start, a named table's sizes, the start's seat and where
+    the engine is; it was not applicable whole ("depends on hand_sizes ... and on
+    starting_seat"), and with it every deal under both rules of one's own (351 results
+    across the example engines' files). What neither rule decides runs: round 1's engine
+    is [9-9] (ENG-1), already placed and the round at its start (ENG-2: set aside). A
+    draw for the start (SEAT-5, the start's question) and a deal the double-6 table
+    refuses (DEAL-7: ninepins deals 5) stay not applicable."""
+    from mtrain.conformance.partition import OWN_TABLE_AND_SEAT
+    from mtrain.conformance.selection import entry_for, read_rules_files
+
+    rs = read_rules_files([str(EXAMPLES / "ninepins-rules.yaml")])[0]
+    corpus = {f.id: f for f in load_corpus()[0]}
+    space = Space(catalog())
+    rows = corpus["rows-001"]
+    assert {applies(e, rows, rs, space) for e in rows.expect} >= {OWN_TABLE_AND_SEAT}
+    entry, why = entry_for(rows, rs, space)
+    assert why is None and entry is not None
+    assert entry.state == {"engine_placed": True, "phase": "start", "engine": 9}
+    assert entry.legal is None and entry.result is ...
+    for stays in ("mut19-seats-002", "owntab14-004"):
+        assert entry_for(corpus[stays], rs, space) == (None, OWN_TABLE_AND_SEAT), stays
+    fixed = _ninepins_rows(tmp_path, bug=False)
+    assert fixed["status"] == "pass", fixed
+    wrong = _ninepins_rows(tmp_path, bug=True)
+    assert wrong["status"] == "fail", wrong
+    assert "phase: expected start, got engine" in wrong["messages"], wrong
+    assert not any("seat" in m or "hand_sizes" in m  # the table's and the start's own
+                   for m in wrong["messages"]), wrong
