@@ -1,0 +1,157 @@
+"""Bad inputs and misbehaving engines, round 36 (robust-s63): an engine that kills its
+reaper and then its new parent, the harness; the zombies a subreaper adopts from a Popen
+that is starting; and those of a killed harness's pool workers."""
+
+from __future__ import annotations
+
+import json
+import os
+import shlex
+import struct
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+HERE = Path(__file__).resolve().parent
+FIXTURES = HERE / "data" / "fixtures" / "basic" / "play.yaml"
+BROKEN = HERE / "broken_impls"
+MTRAIN = str(Path(sys.executable).with_name("mtrain"))
+
+
+def _seccomp() -> bool:
+    try:
+        return "Seccomp:" in Path("/proc/self/status").read_text()
+    except OSError:
+        return False
+
+
+linux = pytest.mark.skipif(not sys.platform.startswith("linux")
+                           or not hasattr(os, "pidfd_open"), reason="subreapers are Linux's")
+guarded = pytest.mark.skipif(not sys.platform.startswith("linux") or not _seccomp()
+                             or os.uname().machine not in ("x86_64", "aarch64"),
+                             reason="the guard is a seccomp filter of x86_64 and aarch64")
+
+
+# --- 1. an engine that kills its reaper, then the harness --------------------------------
+
+
+# The reference, but at request K it kills its parent (the reaper), waits to be adopted,
+# and kills its parent again: the harness, a subreaper. What each kill did goes to OUT;
+# at request K + 1 it exits (code 5), a crash of that request.
+PARRICIDE = textwrap.dedent("""
+    import os, signal, sys, time
+    sys.path.insert(0, {broken!r})
+    from _base import run
+
+    out, k = sys.argv[1], int(sys.argv[2])
+
+    def kill(pid):
+        try:
+            os.kill(pid, signal.SIGKILL)
+            return "killed"
+        except OSError as e:
+            return type(e).__name__
+
+    def hook(n, request, answer):
+        if n == k:
+            reaper = os.getppid()
+            said = [kill(reaper)]
+            for _ in range(2000):  # adopted by the harness once the reaper is gone
+                if os.getppid() != reaper:
+                    break
+                time.sleep(0.005)
+            said.append(kill(os.getppid()))
+            with open(out, "w") as f:
+                f.write(" ".join(said))
+        if n == k + 1:
+            os._exit(5)
+        return answer
+
+    run(hook)
+""")
+
+
+@guarded
+@linux
+def test_an_engine_that_killed_its_reaper_cannot_kill_the_harness(tmp_path: Path) -> None:
+    # the harness, a subreaper, became the engine's parent: its second kill(getppid())
+    # killed the harness (exit -9, no report). Run apart, so that it is not pytest's end
+    script = tmp_path / "parricide.py"
+    script.write_text(PARRICIDE.format(broken=str(BROKEN)))
+    said = tmp_path / "said"
+    impl = shlex.join([sys.executable, str(script), str(said), "2"])
+    done = subprocess.run([MTRAIN, "conform", "--impl", impl, "--fixtures", str(FIXTURES),
+                           "--format", "json", "-k", "basic-001", "--variant", "pagat"],
+                          capture_output=True, text=True, timeout=300)
+    assert said.read_text() == "killed PermissionError"
+    assert done.returncode == 1, (done.returncode, done.stderr)
+    [result] = json.loads(done.stdout)["results"]
+    assert result["status"] == "crash", result
+    assert result["message"].startswith(
+        "the implementation killed its parent, the harness's reaper"), result["message"]
+
+
+# Under the reaper, what signal 0 (which sends nothing: it asks whether the signal could
+# be sent) says of the harness, its group, every process at once, and the reaper
+PROBE = textwrap.dedent("""
+    import os, sys
+
+    harness, group = int(sys.argv[1]), int(sys.argv[2])
+
+    def probe(pid):
+        try:
+            os.kill(pid, 0)
+            return "yes"
+        except OSError as e:
+            return type(e).__name__
+
+    def opened(pid):
+        try:
+            os.close(os.pidfd_open(pid))
+            return "yes"
+        except OSError as e:
+            return type(e).__name__
+
+    print(probe(harness), probe(-group), probe(-1), probe(os.getppid()),
+          probe(os.getpid()), opened(harness), opened(os.getppid()), flush=True)
+    sys.stdin.read()
+""")
+
+
+@guarded
+@linux
+def test_the_engine_may_signal_anything_but_the_harness_its_group_and_all() -> None:
+    from mtrain.conformance.child import ChildProcess
+
+    engine = ChildProcess([sys.executable, "-c", PROBE, str(os.getpid()),
+                           str(os.getpgid(0))], 1 << 16, None, None)
+    try:
+        line = engine.receive(60.0)
+    finally:
+        engine.kill()
+    assert isinstance(line, bytes), line
+    # refused: the harness, its group, all at once (-1), a pidfd of the harness; allowed:
+    # its reaper, itself, a pidfd of its reaper
+    assert line.split() == [b"PermissionError", b"PermissionError", b"PermissionError",
+                            b"yes", b"yes", b"PermissionError", b"yes"], line
+
+
+def test_the_filter_is_one_program_per_architecture_and_allows_the_rest() -> None:
+    # classic BPF: 8 bytes an instruction, at most 4,096, and each jump inside it
+    from mtrain.conformance import reaper
+
+    program = reaper._filter(1234, 1200)
+    assert len(program) % 8 == 0
+    count = len(program) // 8
+    assert count <= 4096
+    for i in range(count):
+        op, jt, jf, k = struct.unpack_from("=HBBI", program, 8 * i)
+        if op == 0x15:
+            assert i + 1 + max(jt, jf) < count, i
+        if op == 0x20:
+            assert k in (0, 4, 16), k  # the number, the architecture, the first argument
+    # the last instruction allows (an architecture the filter does not know)
+    assert program[-8:] == struct.pack("=HBBI", 0x06, 0, 0, 0x7FFF0000)
