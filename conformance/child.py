@@ -770,6 +770,8 @@ def reap_adopted() -> list[int]:
              if parent == me and sid != own and state == b"Z"} - {watchdog.running()}
     _HELD_ZOMBIES.intersection_update(ended)
     ended -= _HELD_ZOMBIES
+    if ended and _popen_starting():  # its child may be among them, its pid not yet set
+        return []
     if ended:  # a Popen of any part of the process (not only ChildProcess) waits for its own
         held = {obj.pid for obj in gc.get_objects()
                 if isinstance(obj, subprocess.Popen) and obj.returncode is None}
@@ -781,6 +783,21 @@ def reap_adopted() -> list[int]:
             if os.waitpid(pid, os.WNOHANG)[0]:
                 reaped.append(pid)
     return reaped
+
+
+def _popen_starting() -> bool:
+    """Whether a thread of this process (this one too) is inside a Popen's start, between
+    the fork and the pid it sets on the Popen: a child that ended meanwhile is a zombie
+    no Popen holds yet, and reaping it left the Popen's wait reading 0 for its code.
+    (Looked at after the zombies were listed: a Popen that has left its start since has
+    its pid set, which the next look at the Popens finds.)"""
+    start = subprocess.Popen._execute_child.__code__
+    for frame in sys._current_frames().values():
+        while frame is not None:
+            if frame.f_code is start:
+                return True
+            frame = frame.f_back  # type: ignore[assignment]
+    return False
 
 
 def describe_exit(code: int | None) -> str:

@@ -155,3 +155,52 @@ def test_the_filter_is_one_program_per_architecture_and_allows_the_rest() -> Non
             assert k in (0, 4, 16), k  # the number, the architecture, the first argument
     # the last instruction allows (an architecture the filter does not know)
     assert program[-8:] == struct.pack("=HBBI", 0x06, 0, 0, 0x7FFF0000)
+
+
+# --- 2. a zombie of a Popen still starting (between its fork and its pid) -----------------
+
+
+# In a process of its own (a subreaper): a Popen whose child (in a session of its own)
+# ends before the Popen has set its pid, and reap_adopted called in that moment, as
+# another thread's engine start or end may be. The Popen's wait must read the child's
+# code (7), not 0 (the code subprocess takes where its zombie was reaped elsewhere).
+STARTING = textwrap.dedent("""
+    import os, subprocess, sys, time
+    from mtrain.conformance import child
+
+    def state(pid):
+        try:
+            with open(f"/proc/{pid}/stat", "rb") as f:
+                return f.read().rsplit(b")", 1)[-1].split()[0].decode()
+        except OSError:
+            return "gone"
+
+    child.adopt_orphans()
+    fork_exec = subprocess._fork_exec
+    reaped = []
+
+    def forked_then_reaped(*args):
+        pid = fork_exec(*args)
+        for _ in range(6000):  # until the child has ended (the exec done, its code 7)
+            if state(pid) == "Z":
+                break
+            time.sleep(0.01)
+        reaped.extend(child.reap_adopted())
+        return pid
+
+    subprocess._fork_exec = forked_then_reaped
+    popen = subprocess.Popen([sys.executable, "-c", "raise SystemExit(7)"],
+                             start_new_session=True)
+    subprocess._fork_exec = fork_exec
+    print(popen.wait(60), popen.pid in reaped)
+""")
+
+
+@linux
+def test_the_zombie_of_a_popen_still_starting_is_left_to_its_popen(tmp_path: Path) -> None:
+    script = tmp_path / "starting.py"
+    script.write_text(STARTING)
+    done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True,
+                          timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["7", "False"], done.stdout
