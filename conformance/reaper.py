@@ -79,7 +79,7 @@ def _filter(harness: int, group: int) -> bytes:
         for i, target in enumerate(targets):
             body.append((jeq, len(targets) - i, 0, target))
         body += [(ret, 0, 0, allow), (ret, 0, 0, deny)]
-        code += [(ld, 0, 0, 4), (jeq, 0, len(body), arch)] + body  # this architecture's?
+        code += [(ld, 0, 0, 4), (jeq, 0, len(body), arch), *body]  # this architecture's?
     code.append((ret, 0, 0, allow))  # another architecture: as before
     return b"".join(struct.pack("=HBBI", op, jt, jf, k) for op, jt, jf, k in code)
 

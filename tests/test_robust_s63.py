@@ -204,3 +204,72 @@ def test_the_zombie_of_a_popen_still_starting_is_left_to_its_popen(tmp_path: Pat
                           timeout=120)
     assert done.returncode == 0, done.stderr
     assert done.stdout.split() == ["7", "False"], done.stdout
+
+
+# --- 3. the zombies of a killed harness's pool workers (in this session) -----------------
+
+
+# In a process of its own (a subreaper): a harness of this session makes a pool of two
+# workers and is killed outright; its workers end as they find it gone (die_with) and are
+# this process's zombies to reap. Its own worker, ended and not yet joined, is its own:
+# left for its join, which reads its code (3).
+POOL_ADOPTER = textwrap.dedent('''
+    import multiprocessing, os, subprocess, sys, time
+    from mtrain.conformance import adopted, child
+
+    HARNESS = """
+    import multiprocessing, os, time
+    from mtrain.conformance import forking
+    pool = forking.new_pool(multiprocessing.get_context("fork"), 2)
+    pool.map(abs, range(4))
+    print(*(p.pid for p in pool._pool), flush=True)
+    time.sleep(600)
+    """
+
+    def state(pid):
+        try:
+            with open(f"/proc/{pid}/stat", "rb") as f:
+                return f.read().rsplit(b")", 1)[-1].split()[0].decode()
+        except OSError:
+            return "gone"
+
+    def until(pid, wanted):
+        for _ in range(6000):
+            if state(pid) == wanted:
+                return
+            time.sleep(0.01)
+        raise SystemExit(f"{pid} never {wanted}")
+
+    def own_worker():
+        adopted.name_worker()
+        raise SystemExit(3)
+
+    if __name__ == "__main__":
+        child.adopt_orphans()
+        harness = subprocess.Popen([sys.executable, "-c", HARNESS], stdout=subprocess.PIPE)
+        workers = [int(w) for w in harness.stdout.readline().split()]
+        harness.kill()
+        harness.wait()
+        for pid in workers:
+            until(pid, "Z")
+        own = multiprocessing.get_context("fork").Process(target=own_worker)
+        own.start()
+        until(own.pid, "Z")
+        reaped = child.reap_adopted()
+        own.join(60)
+        print(len(workers), *(state(pid) for pid in workers), sorted(reaped) == sorted(workers),
+              own.exitcode)
+''')
+
+
+@linux
+def test_a_killed_harness_pool_workers_are_reaped_and_ones_own_are_left(
+        tmp_path: Path) -> None:
+    script = tmp_path / "pool_adopter.py"
+    script.write_text(POOL_ADOPTER)
+    done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True,
+                          timeout=180)
+    assert done.returncode == 0, done.stderr
+    # both workers reaped (gone, not zombies: they stayed, being of this session), the
+    # own worker's code read by its join
+    assert done.stdout.split() == ["2", "gone", "gone", "True", "3"], done.stdout
