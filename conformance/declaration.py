@@ -107,6 +107,8 @@ def declared_ruleset(info: Mapping[str, Any] | None) -> Ruleset | None:
     if "name" in rules and not isinstance(rules["name"], str):
         raise DeclarationError(f"`rules.name` must be a string (what reports call the rule "
                                f"set), got {json.dumps(rules['name'])[:60]}")
+    if rules.get("name"):
+        _check_name(rules["name"])
     cat = catalog()
     options = dict(rules["options"])
     for option, value in options.items():
@@ -149,11 +151,45 @@ def declared_ruleset(info: Mapping[str, Any] | None) -> Ruleset | None:
     if options["hand_sizes"] in (CUSTOM, OTHER) and table is None:
         raise DeclarationError("`rules.options.hand_sizes`: a hand table of one's own needs "
                                '`rules.hand_sizes` (players -> tiles, e.g. {"2": 15})')
-    name = str(rules.get("name") or info.get("name") or "declared")
+    name = str(rules.get("name") or _as_name(info.get("name")) or "declared")
     try:
         return cat.from_values(options, name=name, table=table)
     except RulesetError as e:
         raise DeclarationError(f"`rules`: {e}") from None
+
+
+@functools.cache
+def _name_rule() -> tuple[re.Pattern[str], int, str]:
+    """A rule-set file's `name` (rules.schema.json): its pattern, longest length and the
+    words that say what it wants."""
+    from mtrain.spec.yamlschema import schema
+
+    name = schema("rules")["properties"]["name"]
+    return re.compile(name["pattern"]), int(name["maxLength"]), str(name["x-expected"])
+
+
+def _check_name(name: str) -> None:
+    """A declared rule set's name is what a rule-set file may call one: the report's table
+    printed a newline or a terminal's escape in it as is (a row broken in two, a colour
+    for the rest of the report), and a `+` reads as overlays joined to a base."""
+    pattern, longest, expected = _name_rule()
+    if len(name) > longest:
+        raise DeclarationError(f"`rules.name`: {shown(name)} is longer than {longest:,} "
+                               "characters (what reports call the rule set)")
+    if not pattern.search(name):
+        raise DeclarationError(f"`rules.name`: {shown(name)} is not {expected}")
+
+
+def _as_name(name: object) -> str | None:
+    """The implementation's name, as its rule set's where `rules` gives none: only if a
+    rule-set file could be called so (the label of a report's row, read as given)."""
+    if not isinstance(name, str):
+        return None
+    try:
+        _check_name(name)
+    except DeclarationError:
+        return None
+    return name
 
 
 _PLAYERS = re.compile(r"[1-9][0-9]{0,2}", re.ASCII)

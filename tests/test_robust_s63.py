@@ -273,3 +273,74 @@ def test_a_killed_harness_pool_workers_are_reaped_and_ones_own_are_left(
     # both workers reaped (gone, not zombies: they stayed, being of this session), the
     # own worker's code read by its join
     assert done.stdout.split() == ["2", "gone", "gone", "True", "3"], done.stdout
+
+
+# --- 4. a declared rule set's name: what a rule-set file may be called -------------------
+
+
+# The reference, but its hello declares pagat's options under NAME (json), and the
+# implementation's own name is IMPL (json)
+NAMED_RULES = textwrap.dedent("""
+    import json, sys
+    sys.path.insert(0, {broken!r})
+    from _base import run
+    from mtrain.spec.catalog import catalog
+
+    name, impl = json.loads(sys.argv[1]), json.loads(sys.argv[2])
+
+    def hook(n, request, answer):
+        if n == 1:
+            hello = json.loads(answer)
+            hello["rules"] = {{"options": dict(catalog().ruleset("pagat").choices)}}
+            if name is not None:
+                hello["rules"]["name"] = name
+            hello["name"] = impl
+            return (json.dumps(hello) + "\\n").encode()
+        return answer
+
+    run(hook)
+""")
+
+
+def _named(tmp_path: Path, name: str | None, impl: str = "eng") -> str:
+    script = tmp_path / "named.py"
+    script.write_text(NAMED_RULES.format(broken=str(BROKEN)))
+    return shlex.join([sys.executable, str(script), json.dumps(name), json.dumps(impl)])
+
+
+@pytest.mark.parametrize("name, said", [
+    ("a\nb", "'a\\nb' is not a name on one line, not blank, without control characters "
+             "(nor invisible or direction-changing ones) or `+`"),
+    ("red\x1b[31m", "'red\\x1b[31m' is not a name on one line"),
+    ("pagat+blanks-25", "'pagat+blanks-25' is not a name on one line"),
+    ("x" * 5000, "(5,000 characters) is longer than 1,000 characters (what reports call "
+                 "the rule set)"),
+])
+def test_a_declared_rule_set_name_a_file_could_not_have_is_refused(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], name: str, said: str) -> None:
+    # read as given, a newline broke the report's row in two, an escape coloured the rest
+    # of the report, and the rule set of a file of that name was refused
+    from mtrain.cli import main
+
+    rc = main(["conform", "--impl", _named(tmp_path, name), "--fixtures", str(FIXTURES),
+               "-k", "basic-001"])
+    err = capsys.readouterr().err
+    assert rc == 2, err
+    assert "mtrain conform: the implementation's declared rules: `rules.name`: " in err
+    assert said in err, err
+
+
+def test_an_implementation_name_no_rule_set_could_have_is_not_its_rule_set_name(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # no `rules.name`: the rule set took the implementation's name, newline and all
+    from mtrain.cli import main
+
+    rc = main(["conform", "--impl", _named(tmp_path, None, "eng\nine"), "--fixtures",
+               str(FIXTURES), "-k", "basic-001", "--format", "json"])
+    out = capsys.readouterr().out
+    assert rc == 0, out
+    assert [r["variant"] for r in json.loads(out)["results"]] == ["declared"]
+    rc = main(["conform", "--impl", _named(tmp_path, None, "engine-9"), "--fixtures",
+               str(FIXTURES), "-k", "basic-001", "--format", "json"])
+    out = capsys.readouterr().out
+    assert [r["variant"] for r in json.loads(out)["results"]] == ["engine-9"]
