@@ -153,31 +153,53 @@ def declared_ruleset(info: Mapping[str, Any] | None) -> Ruleset | None:
                                '`rules.hand_sizes` (players -> tiles, e.g. {"2": 15})')
     name = str(rules.get("name") or _as_name(info.get("name")) or "declared")
     try:
-        return cat.from_values(options, name=name, table=table)
+        declared = cat.from_values(options, name=name, table=table)
     except RulesetError as e:
         raise DeclarationError(f"`rules`: {e}") from None
+    _check_named_alike(declared)
+    return declared
+
+
+def _check_named_alike(declared: Ruleset) -> None:
+    """A declaration named after a known rule set (pagat, pagat+blanks-25, double-10) plays
+    that rule set: the reports called rules of its own by the name of another."""
+    name = declared.name
+    if _no_base(name) or _file_like(name):  # no known rule set's name (never a file's)
+        return
+    try:
+        known = catalog().ruleset(name)
+    except (RulesetError, SpecError, OSError, ValueError):
+        return
+    differ = [f"{o}: {declared[o]} (its {known[o]})" for o, _ in declared.choices
+              if declared[o] != known[o]]
+    if differ or declared.hand_table != known.hand_table:  # as a file's name (catalog.py)
+        said = ", ".join(differ) or "hand_sizes: a table of its own"
+        raise DeclarationError(f"`rules.name`: {shown(name)} is a shipped rule set's, whose "
+                               f"rules differ ({said}): give the rules a name of their own")
 
 
 @functools.cache
-def _name_rule() -> tuple[re.Pattern[str], int, str]:
-    """A rule-set file's `name` (rules.schema.json): its pattern, longest length and the
-    words that say what it wants."""
+def _name_rule() -> tuple[re.Pattern[str], int]:
+    """A rule-set file's `name` (rules.schema.json): its pattern and longest length."""
     from mtrain.spec.yamlschema import schema
 
     name = schema("rules")["properties"]["name"]
-    return re.compile(name["pattern"]), int(name["maxLength"]), str(name["x-expected"])
+    return re.compile(name["pattern"]), int(name["maxLength"])
 
 
 def _check_name(name: str) -> None:
-    """A declared rule set's name is what a rule-set file may call one: the report's table
-    printed a newline or a terminal's escape in it as is (a row broken in two, a colour
-    for the rest of the report), and a `+` reads as overlays joined to a base."""
-    pattern, longest, expected = _name_rule()
+    """A declared rule set's name is what a rule-set file may be called, but for `+`
+    (a declaration may name the composed rule set it plays, pagat+blanks-25): the
+    report's table printed a newline or a terminal's escape in it as is (a row broken in
+    two, a colour for the rest of the report)."""
+    pattern, longest = _name_rule()
     if len(name) > longest:
         raise DeclarationError(f"`rules.name`: {shown(name)} is longer than {longest:,} "
                                "characters (what reports call the rule set)")
-    if not pattern.search(name):
-        raise DeclarationError(f"`rules.name`: {shown(name)} is not {expected}")
+    if not pattern.search(name.replace("+", "-")):
+        raise DeclarationError(f"`rules.name`: {shown(name)} is not a name on one line, not "
+                               "blank, without control characters (nor invisible or "
+                               "direction-changing ones)")
 
 
 def _as_name(name: object) -> str | None:

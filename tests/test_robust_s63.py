@@ -310,9 +310,9 @@ def _named(tmp_path: Path, name: str | None, impl: str = "eng") -> str:
 
 @pytest.mark.parametrize("name, said", [
     ("a\nb", "'a\\nb' is not a name on one line, not blank, without control characters "
-             "(nor invisible or direction-changing ones) or `+`"),
+             "(nor invisible or direction-changing ones)\n"),
     ("red\x1b[31m", "'red\\x1b[31m' is not a name on one line"),
-    ("pagat+blanks-25", "'pagat+blanks-25' is not a name on one line"),
+    ("+\u202e", "'+\\u202e' is not a name on one line"),
     ("x" * 5000, "(5,000 characters) is longer than 1,000 characters (what reports call "
                  "the rule set)"),
 ])
@@ -344,3 +344,65 @@ def test_an_implementation_name_no_rule_set_could_have_is_not_its_rule_set_name(
                str(FIXTURES), "-k", "basic-001", "--format", "json"])
     out = capsys.readouterr().out
     assert [r["variant"] for r in json.loads(out)["results"]] == ["engine-9"]
+    # a composed rule set's name, as a declaration may give it
+    rc = main(["conform", "--impl", _named(tmp_path, "pagat+blanks-25"), "--fixtures",
+               str(FIXTURES), "-k", "basic-001", "--format", "json"])
+    out = capsys.readouterr().out
+    assert [r["variant"] for r in json.loads(out)["results"]] == ["pagat+blanks-25"]
+
+
+# --- 5. a declaration named after a shipped rule set it does not play --------------------
+
+
+# The reference, its hello declaring the options of rule set BASE under the name NAME
+NAMED_AFTER = textwrap.dedent("""
+    import json, sys
+    sys.path.insert(0, {broken!r})
+    from _base import run
+    from mtrain.spec.catalog import catalog
+
+    name, base = sys.argv[1], sys.argv[2]
+
+    def hook(n, request, answer):
+        if n == 1:
+            hello = json.loads(answer)
+            hello["rules"] = {{"name": name,
+                               "options": dict(catalog().ruleset(base).choices)}}
+            return (json.dumps(hello) + "\\n").encode()
+        return answer
+
+    run(hook)
+""")
+
+
+@pytest.mark.parametrize("name, base, said", [
+    ("pagat+blanks-25", "pagat", "(blank_values: face (its blank-25))"),
+    ("pagat", "pagat+blanks-25", "(blank_values: blank-25 (its face))"),
+    ("puremco-d9", "puremco", "(tile_set: double-12 (its double-9), hand_sizes: puremco-d12 "
+                              "(its puremco-d9))"),
+    ("pagat", "pagat", None),
+    ("pagat+blanks-25", "pagat+blanks-25", None),
+    ("pagat+nope", "pagat", None),  # no rule set's name: a label of its own
+])
+def test_a_declaration_named_after_a_shipped_rule_set_plays_it(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], name: str, base: str,
+        said: str | None) -> None:
+    # the reports called other rules by the shipped rule set's name, as a rule-set file
+    # named `pagat` over other rules would (refused there: catalog._own_name)
+    from mtrain.cli import main
+
+    script = tmp_path / "named_after.py"
+    script.write_text(NAMED_AFTER.format(broken=str(BROKEN)))
+    rc = main(["conform", "--impl", shlex.join([sys.executable, str(script), name, base]),
+               "--fixtures", str(FIXTURES), "--format", "json"])
+    out, err = capsys.readouterr()
+    if said is None:
+        assert rc in (0, 1), err  # run under its declared rules (basic-* is pagat's)
+        ran = [r["variant"] for r in json.loads(out)["results"]]
+        assert set(ran) <= {name}, ran  # each result under the declared name
+        assert ran or base != "pagat"  # pagat's rules run the basic fixtures
+        return
+    assert rc == 2, err
+    assert err == (f"mtrain conform: the implementation's declared rules: `rules.name`: "
+                   f"{name!r} is a shipped rule set's, whose rules differ {said}: give the "
+                   "rules a name of their own\n"), err
