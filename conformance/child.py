@@ -395,7 +395,10 @@ class ChildProcess:
             return ""
         shown = bytes(buffer[:120]).decode("utf-8", "replace")
         more = f" ... ({len(buffer)} bytes)" if len(buffer) > 120 else ""
-        return f"{shown!r}{more}"
+        # lines ended the old Mac way (print with end="\r", a writer's CR line endings)
+        cr = "; a carriage return (\\r) alone ends no line: end each with \\n" \
+            if b"\r" in buffer else ""
+        return f"{shown!r}{more}{cr}"
 
     def _take(self) -> Line | object:
         """A whole line from the buffer, TOO_LONG, None at the end, or _NOTHING yet."""

@@ -406,3 +406,33 @@ def test_a_declaration_named_after_a_shipped_rule_set_plays_it(
     assert err == (f"mtrain conform: the implementation's declared rules: `rules.name`: "
                    f"{name!r} is a shipped rule set's, whose rules differ {said}: give the "
                    "rules a name of their own\n"), err
+
+
+# --- 6. lines ended by a carriage return alone ---------------------------------------------
+
+
+# The reference, but from request 2 on each answer ends in "\r" (no "\n")
+CR_ONLY = textwrap.dedent("""
+    import sys
+    sys.path.insert(0, {broken!r})
+    from _base import run
+
+    run(lambda n, request, answer: answer if n < 2 else answer.rstrip(b"\\n") + b"\\r")
+""")
+
+
+def test_answers_ended_by_a_carriage_return_alone_are_said_to_be(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # it was told as one unended line only, its answers run together
+    from mtrain.cli import main
+
+    script = tmp_path / "cr_only.py"
+    script.write_text(CR_ONLY.format(broken=str(BROKEN)))
+    rc = main(["conform", "--impl", f"{sys.executable} {script}", "--fixtures",
+               str(FIXTURES), "-k", "basic-001", "--variant", "pagat", "--timeout", "2",
+               "--format", "json"])
+    [result] = json.loads(capsys.readouterr().out)["results"]
+    assert rc == 1
+    assert result["message"].startswith("no answer to the "), result["message"]
+    assert ("; a carriage return (\\r) alone ends no line: end each with \\n)"
+            in result["message"]), result["message"]
