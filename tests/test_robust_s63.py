@@ -344,11 +344,6 @@ def test_an_implementation_name_no_rule_set_could_have_is_not_its_rule_set_name(
                str(FIXTURES), "-k", "basic-001", "--format", "json"])
     out = capsys.readouterr().out
     assert [r["variant"] for r in json.loads(out)["results"]] == ["engine-9"]
-    # a composed rule set's name, as a declaration may give it
-    rc = main(["conform", "--impl", _named(tmp_path, "pagat+blanks-25"), "--fixtures",
-               str(FIXTURES), "-k", "basic-001", "--format", "json"])
-    out = capsys.readouterr().out
-    assert [r["variant"] for r in json.loads(out)["results"]] == ["pagat+blanks-25"]
 
 
 # --- 5. a declaration named after a shipped rule set it does not play --------------------
