@@ -11,7 +11,9 @@ the end of FD) or `errno N` (the engine could not be started: the error the harn
 raises, as starting it directly would have); it says nothing, its end closed, where it
 became the engine itself (no subreaper here: the engine runs as if started directly).
 The harness closes its end to have everything killed; a harness killed outright closes
-it too.
+it too. The engine starts under a seccomp filter (x86_64, aarch64) that refuses it a
+signal to the harness, its group or every process at once: once the engine has killed
+this reaper, its parent is the harness.
 
 Run as a script, it imports nothing of the project (like watchdog.py), and as little of
 Python's own as it can: it starts with every engine."""
