@@ -10,7 +10,6 @@ from __future__ import annotations
 import atexit
 import contextlib
 import functools
-import gc
 import math
 import os
 import queue
@@ -25,6 +24,9 @@ from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 from mtrain.conformance import watchdog
+from mtrain.conformance.adopted import adopt_orphans as adopt_orphans
+from mtrain.conformance.adopted import reap_adopted as reap_adopted
+from mtrain.conformance.adopted import sweep_adopted
 from mtrain.conformance.stderr_ring import StderrRing
 
 POLL = 0.05
@@ -393,7 +395,10 @@ class ChildProcess:
             return ""
         shown = bytes(buffer[:120]).decode("utf-8", "replace")
         more = f" ... ({len(buffer)} bytes)" if len(buffer) > 120 else ""
-        return f"{shown!r}{more}"
+        # lines ended the old Mac way (print with end="\r", a writer's CR line endings)
+        cr = "; a carriage return (\\r) alone ends no line: end each with \\n" \
+            if b"\r" in buffer else ""
+        return f"{shown!r}{more}{cr}"
 
     def _take(self) -> Line | object:
         """A whole line from the buffer, TOO_LONG, None at the end, or _NOTHING yet."""
@@ -670,117 +675,6 @@ def kill_escaped(pipes: frozenset[str]) -> list[int]:
                     killed.append(pid)
                 break
     return killed
-
-
-_ADOPTING = 0
-"""The process that made itself a subreaper (adopt_orphans): a forked worker is not one."""
-PR_SET_CHILD_SUBREAPER = 36
-SWEEP_ROUNDS = 500
-"""Rounds of sweep_adopted at most (as the reaper's: each kills what it finds, and waits
-10 ms for what they started meanwhile); a round that finds nothing ends it."""
-
-
-def adopt_orphans() -> None:
-    """Make this process a subreaper (Linux), once: what an engine's descendants leave
-    when the engine has killed its own reaper, even under `env -i` and out of its
-    session, is then this process's child, where sweep_adopted finds it, not init's."""
-    global _ADOPTING
-    if os.getpid() == _ADOPTING:
-        return
-    _ADOPTING = os.getpid()
-    with contextlib.suppress(ImportError, OSError, AttributeError):
-        import ctypes
-
-        ctypes.CDLL(None, use_errno=True).prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
-
-
-def _processes() -> dict[int, tuple[int, int, bytes]]:
-    """Every process: {pid: (parent, session, state)}, from /proc/PID/stat."""
-    out: dict[int, tuple[int, int, bytes]] = {}
-    with contextlib.suppress(OSError):
-        for name in os.listdir("/proc"):
-            if not name.isdigit():
-                continue
-            try:
-                with open(f"/proc/{name}/stat", "rb") as f:
-                    fields = f.read().rsplit(b")", 1)[-1].split()
-                out[int(name)] = (int(fields[1]), int(fields[3]), fields[0])
-            except (OSError, IndexError, ValueError):  # gone meanwhile
-                continue
-    return out
-
-
-def sweep_adopted(spared: set[int]) -> list[int]:
-    """Kill and reap what this process adopted as a subreaper, and all below it: each
-    child out of this process's session but the reapers in `spared` (other engines') and
-    the watchdog. Its own children are in its session (workers) or are those (reapers,
-    the watchdog). In rounds, as a killed process's children are adopted once it ends."""
-    if os.getpid() != _ADOPTING:
-        return []
-    own, me = os.getsid(0), os.getpid()
-    spared = spared | {watchdog.running()}
-    killed: list[int] = []
-    for _ in range(SWEEP_ROUNDS):
-        table = _processes()
-        adopted = [pid for pid, (parent, sid, _) in table.items()
-                   if parent == me and sid != own and pid not in spared]
-        if not adopted:
-            return killed
-        below: dict[int, list[int]] = {}
-        for pid, (parent, _, _) in table.items():
-            below.setdefault(parent, []).append(pid)
-        todo = list(adopted)
-        while todo:
-            pid = todo.pop()
-            if table[pid][2] not in (b"Z", b"X"):
-                with contextlib.suppress(OSError):
-                    os.kill(pid, signal.SIGKILL)
-                    killed.append(pid)
-            todo += below.get(pid, ())
-        time.sleep(0.01)  # (a bound on nothing: each round looks again)
-        for pid in adopted:  # reaped: a zombie of ours holds its id
-            with contextlib.suppress(ChildProcessError):
-                os.waitpid(pid, os.WNOHANG)
-    return killed
-
-
-_HELD_ZOMBIES: set[int] = set()
-"""Zombies reap_adopted found a Popen holding (to be waited by its owner): not looked for
-again while they stay zombies, which they do until that owner waits."""
-
-
-def reap_adopted() -> list[int]:
-    """Reap the zombies this subreaper adopted: processes it never started (the reaper and
-    watchdog of a harness killed outright, a daemon's parent gone) that ended, which
-    nobody else will wait for; until sweep_adopted ran (only where an engine killed its
-    reaper) some 30 piled up in a pytest run. Cheap where there are none: one waitid,
-    which looks without reaping. Never one another part of the process waits for: its own
-    session's children (pool workers, forks), the watchdog, and any pid a live
-    subprocess.Popen holds (reapers, a caller's own processes). Called as engines start
-    and end."""
-    if os.getpid() != _ADOPTING or not hasattr(os, "waitid"):
-        return []
-    try:
-        if os.waitid(os.P_ALL, 0, os.WEXITED | os.WNOHANG | os.WNOWAIT) is None:
-            return []  # no child has ended
-    except ChildProcessError:
-        return []
-    own, me = os.getsid(0), os.getpid()
-    ended = {pid for pid, (parent, sid, state) in _processes().items()
-             if parent == me and sid != own and state == b"Z"} - {watchdog.running()}
-    _HELD_ZOMBIES.intersection_update(ended)
-    ended -= _HELD_ZOMBIES
-    if ended:  # a Popen of any part of the process (not only ChildProcess) waits for its own
-        held = {obj.pid for obj in gc.get_objects()
-                if isinstance(obj, subprocess.Popen) and obj.returncode is None}
-        _HELD_ZOMBIES.update(ended & held)
-        ended -= held
-    reaped = []
-    for pid in sorted(ended):
-        with contextlib.suppress(ChildProcessError):
-            if os.waitpid(pid, os.WNOHANG)[0]:
-                reaped.append(pid)
-    return reaped
 
 
 def describe_exit(code: int | None) -> str:

@@ -107,6 +107,8 @@ def declared_ruleset(info: Mapping[str, Any] | None) -> Ruleset | None:
     if "name" in rules and not isinstance(rules["name"], str):
         raise DeclarationError(f"`rules.name` must be a string (what reports call the rule "
                                f"set), got {json.dumps(rules['name'])[:60]}")
+    if rules.get("name"):
+        _check_name(rules["name"])
     cat = catalog()
     options = dict(rules["options"])
     for option, value in options.items():
@@ -149,11 +151,67 @@ def declared_ruleset(info: Mapping[str, Any] | None) -> Ruleset | None:
     if options["hand_sizes"] in (CUSTOM, OTHER) and table is None:
         raise DeclarationError("`rules.options.hand_sizes`: a hand table of one's own needs "
                                '`rules.hand_sizes` (players -> tiles, e.g. {"2": 15})')
-    name = str(rules.get("name") or info.get("name") or "declared")
+    name = str(rules.get("name") or _as_name(info.get("name")) or "declared")
     try:
-        return cat.from_values(options, name=name, table=table)
+        declared = cat.from_values(options, name=name, table=table)
     except RulesetError as e:
         raise DeclarationError(f"`rules`: {e}") from None
+    _check_named_alike(declared)
+    return declared
+
+
+def _check_named_alike(declared: Ruleset) -> None:
+    """A declaration named after a known rule set (pagat, pagat+blanks-25, double-10) plays
+    that rule set: the reports called rules of its own by the name of another."""
+    name = declared.name
+    if _no_base(name) or _file_like(name):  # no known rule set's name (never a file's)
+        return
+    try:
+        known = catalog().ruleset(name)
+    except (RulesetError, SpecError, OSError, ValueError):
+        return
+    differ = [f"{o}: {declared[o]} (its {known[o]})" for o, _ in declared.choices
+              if declared[o] != known[o]]
+    if differ or declared.hand_table != known.hand_table:  # as a file's name (catalog.py)
+        said = ", ".join(differ) or "hand_sizes: a table of its own"
+        raise DeclarationError(f"`rules.name`: {shown(name)} is a shipped rule set's, whose "
+                               f"rules differ ({said}): give the rules a name of their own")
+
+
+@functools.cache
+def _name_rule() -> tuple[re.Pattern[str], int]:
+    """A rule-set file's `name` (rules.schema.json): its pattern and longest length."""
+    from mtrain.spec.yamlschema import schema
+
+    name = schema("rules")["properties"]["name"]
+    return re.compile(name["pattern"]), int(name["maxLength"])
+
+
+def _check_name(name: str) -> None:
+    """A declared rule set's name is what a rule-set file may be called, but for `+`
+    (a declaration may name the composed rule set it plays, pagat+blanks-25): the
+    report's table printed a newline or a terminal's escape in it as is (a row broken in
+    two, a colour for the rest of the report)."""
+    pattern, longest = _name_rule()
+    if len(name) > longest:
+        raise DeclarationError(f"`rules.name`: {shown(name)} is longer than {longest:,} "
+                               "characters (what reports call the rule set)")
+    if not pattern.search(name.replace("+", "-")):
+        raise DeclarationError(f"`rules.name`: {shown(name)} is not a name on one line, not "
+                               "blank, without control characters (nor invisible or "
+                               "direction-changing ones)")
+
+
+def _as_name(name: object) -> str | None:
+    """The implementation's name, as its rule set's where `rules` gives none: only if a
+    rule-set file could be called so (the label of a report's row, read as given)."""
+    if not isinstance(name, str):
+        return None
+    try:
+        _check_name(name)
+    except DeclarationError:
+        return None
+    return name
 
 
 _PLAYERS = re.compile(r"[1-9][0-9]{0,2}", re.ASCII)

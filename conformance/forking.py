@@ -36,6 +36,7 @@ from multiprocessing.process import BaseProcess
 from typing import Any
 
 from mtrain.conformance import watchdog
+from mtrain.conformance.adopted import name_worker
 from mtrain.conformance.child import interrupts_held, kill_all_at_once
 
 PRELOAD = ["mtrain.conformance.forking", "mtrain.conformance.fuzz.run",
@@ -299,6 +300,7 @@ def new_pool(ctx: BaseContext, processes: int, initializer: Any = None,
 def start_worker(harness: int, initializer: Any, initargs: tuple[Any, ...]) -> None:
     """A pool's initializer: die with `harness` (the process that made the pool), then
     run the pool's own `initializer`."""
+    name_worker()  # its zombie, a harness killed outright, is its adopter's to reap
     die_with(harness)
     if initializer is not None:
         initializer(*initargs)

@@ -11,7 +11,9 @@ the end of FD) or `errno N` (the engine could not be started: the error the harn
 raises, as starting it directly would have); it says nothing, its end closed, where it
 became the engine itself (no subreaper here: the engine runs as if started directly).
 The harness closes its end to have everything killed; a harness killed outright closes
-it too.
+it too. The engine starts under a seccomp filter (x86_64, aarch64) that refuses it a
+signal to the harness, its group or every process at once: once the engine has killed
+this reaper, its parent is the harness.
 
 Run as a script, it imports nothing of the project (like watchdog.py), and as little of
 Python's own as it can: it starts with every engine."""
@@ -26,6 +28,9 @@ import select
 import sys
 
 PR_SET_CHILD_SUBREAPER = 36
+PR_SET_NO_NEW_PRIVS = 38
+PR_SET_SECCOMP = 22
+SECCOMP_MODE_FILTER = 2
 ROUNDS = 500
 """Rounds of the final sweep at most (each kills what it finds and waits 10 ms for what
 they started meanwhile): a round that finds nothing ends it."""
@@ -42,6 +47,63 @@ def _subreaper() -> bool:
         return done == 0
     except (ImportError, OSError, AttributeError):
         return False
+
+
+# Each architecture's audit id and the numbers of the calls that signal a process named
+# by its first argument: kill, tkill, tgkill, rt_sigqueueinfo, rt_tgsigqueueinfo and
+# pidfd_open (whose descriptor pidfd_send_signal would use)
+_SIGNALLING = {
+    0xC000003E: (62, 200, 234, 129, 297, 434),  # x86_64
+    0xC00000B7: (129, 130, 131, 138, 240, 434),  # aarch64
+}
+_X32 = 0x40000000
+"""x86_64's x32 calls are its own numbers with this bit set."""
+
+
+def _filter(harness: int, group: int) -> bytes:
+    """A seccomp program (classic BPF) refusing (EPERM) a signal to `harness`, to its
+    group and to every process at once (-1): once the engine has killed its reaper, its
+    parent is the harness (a subreaper), which `kill(getppid())` killed next, and the
+    report with it. What it signals otherwise, its reaper included, is left as it was."""
+    import struct
+
+    allow, deny = 0x7FFF0000, 0x00050000 | 1  # SECCOMP_RET_ALLOW, SECCOMP_RET_ERRNO|EPERM
+    targets = [harness & 0xFFFFFFFF, -group & 0xFFFFFFFF, 0xFFFFFFFF]
+    code: list[tuple[int, int, int, int]] = []  # (op, jump if true, jump if false, k)
+    ld, jeq, ret = 0x20, 0x15, 0x06  # BPF_LD|W|ABS, BPF_JMP|JEQ|K, BPF_RET|K
+    for arch, calls in _SIGNALLING.items():
+        numbers = calls + tuple(_X32 | n for n in calls) if arch == 0xC000003E else calls
+        body: list[tuple[int, int, int, int]] = [(ld, 0, 0, 0)]  # the call's number
+        for i, number in enumerate(numbers):  # to the check of the first argument
+            body.append((jeq, len(numbers) - i, 0, number))
+        body.append((ret, 0, 0, allow))
+        body.append((ld, 0, 0, 16))  # the low 32 bits of the first argument (a pid_t)
+        for i, target in enumerate(targets):
+            body.append((jeq, len(targets) - i, 0, target))
+        body += [(ret, 0, 0, allow), (ret, 0, 0, deny)]
+        code += [(ld, 0, 0, 4), (jeq, 0, len(body), arch), *body]  # this architecture's?
+    code.append((ret, 0, 0, allow))  # another architecture: as before
+    return b"".join(struct.pack("=HBBI", op, jt, jf, k) for op, jt, jf, k in code)
+
+
+def _guard_harness(harness: int) -> None:
+    """In the engine's process before its exec: refuse it (and all it starts) a signal to
+    the harness (_filter). Where the system has no seccomp, it runs as before."""
+    try:
+        import ctypes
+
+        group = os.getpgid(harness)
+        program = ctypes.create_string_buffer(_filter(harness, group))
+
+        class Program(ctypes.Structure):
+            _fields_ = [("len", ctypes.c_ushort), ("filter", ctypes.c_void_p)]
+
+        prog = Program(len(program.raw) // 8, ctypes.cast(program, ctypes.c_void_p))
+        libc = ctypes.CDLL(None, use_errno=True)
+        if libc.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) == 0:
+            libc.prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, ctypes.byref(prog), 0, 0)
+    except (ImportError, OSError, AttributeError, ValueError):
+        pass
 
 
 def _descendants() -> set[int]:
@@ -151,11 +213,13 @@ def main(argv: list[str]) -> None:
     signal.set_wakeup_fd(wake)
     signal.signal(signal.SIGTERM, _noted)  # the watchdog's: kill all now (`_hold`)
     failed, told = os.pipe()  # an exec's failure, said by the child; closed by its exec
+    harness = os.getppid()
     engine = os.fork()
     if engine == 0:
         os.close(failed)
         for sig in (signal.SIGINT, signal.SIGHUP, signal.SIGTERM, signal.SIGPIPE):
             signal.signal(sig, signal.SIG_DFL)
+        _guard_harness(harness)
         _exec(argv, told)
     os.close(told)
     error = b""

@@ -6,17 +6,19 @@ reproducer check counted an exception of the harness itself as the implementatio
 
 from __future__ import annotations
 
+import contextlib
 import multiprocessing
 import os
 import signal
 import subprocess
 import sys
 import textwrap
+import time
 from pathlib import Path
 from typing import Any
 
 import pytest
-from procwatch import BOUND
+from procwatch import BOUND, recorded
 
 from mtrain.conformance import forking, runner
 from mtrain.conformance.adapter import ReferenceImplementation
@@ -29,9 +31,11 @@ posix = pytest.mark.skipif(not Path("/proc/self/environ").exists(),
 # --- 1. a pool worker killed outright ----------------------------------------------------
 
 # The engine the run's own process starts serves as the reference does; one a worker
-# starts kills that worker outright (as the OOM killer would), the worker's task with it.
+# starts records that worker and waits, and the test kills the worker outright (as the
+# OOM killer would), the worker's task with it. (The engine cannot kill it itself: its
+# parent's parent is the harness, which no engine may signal, reaper.py.)
 KILLER = textwrap.dedent("""
-    import os, signal, sys
+    import os, sys, time
 
     def parent_of(pid):
         with open(f"/proc/{pid}/stat") as f:
@@ -45,9 +49,24 @@ KILLER = textwrap.dedent("""
     if str(grandparent) != os.environ["SPARE_UNDER"]:  # a pool's worker
         with open(os.environ["PIDS"], "a") as f:
             f.write(f"{parent}\\n")
-        os.kill(parent, signal.SIGKILL)
+        time.sleep(600)  # killed with the worker
     os.execv(sys.executable, [sys.executable, "-m", "mtrain", "serve"])
 """)
+
+
+def _kill_recorded(proc: subprocess.Popen[str], pids: Path) -> tuple[str, str]:
+    """Until `proc` ends: SIGKILL each worker its engines record (once), then its output."""
+    killed: set[int] = set()
+    deadline = time.monotonic() + BOUND
+    while proc.poll() is None and time.monotonic() < deadline:
+        for pid in set(recorded(pids)) - killed:
+            killed.add(pid)
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
+        time.sleep(0.02)
+    out, err = proc.communicate(timeout=BOUND)
+    assert killed, "no worker was recorded"
+    return out, err
 
 
 @posix
@@ -56,16 +75,22 @@ def test_fuzz_whose_worker_is_killed_ends_and_says_the_harness_failed(
     engine = tmp_path / "killer.py"
     engine.write_text(KILLER)
     env = {**os.environ, "SPARE_UNDER": str(os.getpid()), "PIDS": str(pids)}
-    out = subprocess.run(
+    proc = subprocess.Popen(
         [sys.executable, "-m", "mtrain", "fuzz", "--impl", f"{sys.executable} {engine}",
          "--variant", "pagat", "--games", "2", "--jobs", "2", "--players", "2",
          "--out", str(tmp_path / "found")],
-        capture_output=True, text=True, timeout=BOUND, env=env)
-    assert out.returncode == 1, out.stderr
-    assert "Traceback" not in out.stderr
-    assert "a worker process of the harness" in out.stderr
-    assert "killed by SIGKILL" in out.stderr
-    assert "stopped: a worker process of the harness died" in out.stdout
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    try:
+        stdout, stderr = _kill_recorded(proc, pids)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.communicate()
+    assert proc.returncode == 1, stderr
+    assert "Traceback" not in stderr
+    assert "a worker process of the harness" in stderr
+    assert "killed by SIGKILL" in stderr
+    assert "stopped: a worker process of the harness died" in stdout
 
 
 def _die_on(item: int) -> int:
