@@ -2329,6 +2329,9 @@ DRAWBAR = Engine(
     # offered in place of the pass breaks TURN-2, the pass withheld TURN-4)
     charged={"dry-pass": ("TURN-1", "TURN-3"), "empty-is-open": "TRAIN-4",
              "double-redraw": ("TURN-2", "TURN-4")},
+    # bug 2 (another player's empty train open) fails the first turn's tables, which the
+    # Mexican rule decides: identify writes `other`, contradicted, "or anyone" (session 63)
+    contradicted=("mexican_first_turn",),
     rust=True,
     bugs_flag="--bugs",
 )
@@ -2630,13 +2633,34 @@ def test_fuzz_under_the_honest_file_finds_the_planted_bugs_and_nothing_else(
 # options right. Its warm cost not measured: kept out until it is. drawbar's (session 62,
 # bugs off, cold at load 13 to 16): stopped after 46 min wall while still reading the
 # scope partition (1,030 of 1,249), nothing sure and wrong in what it had measured (set,
-# every hand-size row, procedure, start); bugs on not run: kept out until both are
+# every hand-size row, procedure, start). Session 63, bugs on, identify's pieces shipped
+# (14 CPU s at load 3): 17 of 18 right, its three `other` found, the set, table,
+# procedure and start measured; mexican_first_turn `other`, contradicted (margin 22),
+# "or anyone" (its truth): bug 2 offers plays on the other players' empty trains on 34
+# first-turn tables that no known value explains, and a Mexican rule of its own takes
+# them (mexican_alone.py judges no legal set where the openings are the only plays).
+# Session 63, bugs on, 13 engines (HEAD b842ca74, pieces shipped, load 3 to 10): 216 of
+# 234 options right, none wrong and sure or measured; drawbar, trestle, layover, sixes,
+# ballast, viaduct, interlock 17-18; caboose, marshal 16; flagstop 17; tramway 15;
+# sleeper, yardmaster 14. `other` missed (never sure): trestle marker_removal
+# (undetermined), sleeper scoring (undetermined) and match_length (likely full), tramway
+# engine_procedure (undetermined), marshal doubles (likely open). `other` where a known
+# value is true: sleeper tie_rule (margin 0: its scoring of its own, missed, moves the
+# ties), tramway match_length ("or full": bug 2's nine rounds), and, contradicted,
+# drawbar, tramway starting_seat, caboose double_order and marker_removal, flagstop
+# blank_values, yardmaster scoring. Tried and dropped: no `other` on an option for a
+# fixture whose failed entries conform, under that option's rule of one's own, still
+# fails (drawbar 18 of 18, sleeper 17 and marshal 18, but 9 true `other`s of caboose,
+# layover, sixes, trestle, viaduct (3), yardmaster and interlock lost: 198 of 216 against
+# 201 over those 12 engines)
 IDENTIFIED = [e for e in ENGINES if isinstance(e, Engine)  # tortoise, gondola, hopper,
               # bogie, dandy, drover, flatcar apart
               and e not in (HUMP, TANDEM, TURNTABLE, SIGNALBOX, SEMAPHORE, INTERLOCK,
                              TENWHEELER, COUPLING, PULLMAN, FLAGSTOP, TENDER, BALLAST,
                              TRESTLE, LAYOVER, MARSHAL, SLEEPER, TRAMWAY, DISPATCHER,
-                             TIPPER, COALING, GANDY, BOXCAR, DRAWBAR)]
+                             TIPPER, COALING, GANDY, BOXCAR)] + [
+    pytest.param(DRAWBAR, id=DRAWBAR.name, marks=pytest.mark.skipif(
+        RUSTC is None, reason="rustc is not installed: drawbar is a Rust engine"))]
 
 
 @pytest.mark.slow
