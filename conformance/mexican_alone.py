@@ -17,13 +17,15 @@ conform ran none of an entry reading that rule alone (`applies` names it): caboo
 (tests/examples/caboose_engine.py) had 47 fixtures set aside so. mexican_entry runs such
 an entry cut to what the rule leaves: the openings left to the engine on both sides
 (`Expectation.own_actions`: every tile of the mover's hand that fits the empty Mexican
-Train, played there), the legal set not judged where no other play is left, a refusal
-kept where this module judges it, a step the rule decides (an opening, a draw or pass
-with no other play) not applicable where refused (`Expectation.own_steps`). An entry
-whose checks are all the rule's (a legal set of openings and a draw, a refusal of an
-opening) stays set aside whole. An entry that reads a scoring, blank values or tie rule
-of one's own besides runs without what its round's end is worth too (round_end_alone.worth_aside),
-each of those options asked in turn alike (caboose's own blanks: 12 fixtures).
+Train, played there, and the draw, pass and end of a chain where no other play is left),
+the rest of the legal set judged (a play elsewhere offered there is refused whatever the
+rule: drawbar's open empty trains passed while the legal set was dropped whole), a
+refusal kept where this module judges it, a step the rule decides (an opening, a draw or
+pass with no other play) not applicable where refused (`Expectation.own_steps`). An entry
+whose only check is a refusal of an opening stays set aside whole. An entry that reads a
+scoring, blank values or tie rule of one's own besides runs without what its round's end
+is worth too (round_end_alone.worth_aside), each of those options asked in turn alike
+(caboose's own blanks: 12 fixtures).
 
 A starting seat of one's own besides, on a table that writes no starter (which the
 starting seat then gives: notation.table_starter), was read too, and such an entry stayed
@@ -74,6 +76,10 @@ SEAT = "starting_seat"
 CROSSED = frozenset((SEAT, MARKER))
 """Rules of one's own read besides OPTION whose known values are each asked with each
 known value of OPTION (the docstring)."""
+
+
+NO_PLAY = ("draw", "end-chain", "pass")
+"""The actions that play no tile: the rule's where only openings are left to play."""
 
 
 def mexican(st: State, action: Action | None) -> bool:
@@ -162,13 +168,16 @@ def mexican_entry(exp: Expectation, fx: Fixture, rs: Ruleset, space: Space,
     last = REFERENCE.state(replay.rj, replay.state)
     if OPTION in legality_reads(last, replay.sent, Rules.of(replay.sent)):
         legal = legal_actions(last)
-        judged = exp.legal is not None and others_play(last, legal)
+        # the openings are the rule's; where they are the only plays, so is the draw,
+        # pass or end of a chain standing for them (TURN-1): any other play offered is
+        # refused whatever the rule, so the legal set is judged without them
+        own = {*exp.own_actions, *mexican_plays(last)}
+        if not others_play(last, legal):
+            own |= set(NO_PLAY)
         cut = dataclasses.replace(
             cut, refused={text: clauses for text, clauses in exp.refused.items()
                           if judged_action(last, legal, action_json(text))},
-            legal=exp.legal if judged else None,
-            own_actions=tuple(sorted({*exp.own_actions, *mexican_plays(last)})) if judged
-            else ())
+            own_actions=tuple(sorted(own)) if exp.legal is not None else ())
     carried = carried_entry(whole, cut, fx, ends) if ends else None
     for entry in (cut,) if carried is None else (carried, cut):  # the totals' carry first
         if entry.checks and _holds(entry, fx, rs, space, named, set(steps)):

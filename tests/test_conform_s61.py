@@ -144,9 +144,11 @@ OPENING_ONLY = """\
 def test_where_the_opening_is_the_only_play_the_draw_is_the_rules(tmp_path: Path) -> None:
     """A table whose only play opens the Mexican Train (worked in the fixture's note):
     whether the mover draws is the rule's (TURN-1 ties the draw to whether a play
-    exists), so neither the legal set nor the refused draw is judged; [9-9] home is
-    refused whatever the rule (TRAIN-2) and stays. An engine that keeps the Mexican Train
-    shut there and draws passes; one that also accepts [9-9] home fails."""
+    exists), so the opening and the draw are left out of the legal set and the refused
+    draw is not judged; [9-9] home is refused whatever the rule (TRAIN-2) and stays. An
+    engine that keeps the Mexican Train shut there and draws passes; one that also
+    accepts [9-9] home fails, and so does one offering it (session 63: the legal set was
+    dropped whole, and such an offer passed)."""
     rs = _rules(tmp_path)
     path = tmp_path / "only.yaml"
     path.write_text(OPENING_ONLY, encoding="utf-8")
@@ -154,8 +156,13 @@ def test_where_the_opening_is_the_only_play_the_draw_is_the_rules(tmp_path: Path
     space = Space()
     exp, why = entry_for(fx, rs, space)
     assert exp is not None, why
-    assert exp.legal is None and exp.own_actions == ()
+    assert exp.legal == ("play 5-3 on mexican",)
+    assert exp.own_actions == ("draw", "end-chain", "pass", "play 5-3 on mexican")
     assert dict(exp.refused) == {"play 9-9 on 0": ("TRAIN-2",)}
+
+    class Offers99(SecondRail):
+        def legal(self, ruleset: JSON, state: JSON) -> list[JSON]:
+            return [*super().legal(ruleset, state), {"type": "play", "tile": "9-9", "train": 0}]
 
     class Accepts99(SecondRail):
         def apply(self, ruleset: JSON, state: JSON, action: JSON) -> JSON:
@@ -166,6 +173,10 @@ def test_where_the_opening_is_the_only_play_the_draw_is_the_rules(tmp_path: Path
     sent = stand_in(rs, exp, space)
     assert run_one(fx, sent, exp, SecondRail(), own=rs.unknown).status == "pass"
     assert run_one(fx, sent, exp, Accepts99(), own=rs.unknown).status == "fail"
+    offers = run_one(fx, sent, exp, Offers99(), own=rs.unknown)
+    assert offers.status == "fail"
+    assert any("legal actions not allowed by the rules: play 9-9 on 0" in m
+               for m in offers.messages), offers.messages
 
 
 @pytest.mark.parametrize("text, judged", [

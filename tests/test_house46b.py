@@ -38,11 +38,14 @@ def test_who_may_open_the_empty_mexican_train_is_its_rule_where_the_own_train_ho
     question wherever the mover could."""
     rs = catalog().rules_file(str(DANDY))
     exp, why = entry_for(fixture("first-021"), rs, SPACE)
-    # since session 61 the entry runs cut (conformance/mexican_alone.py): its legal set,
-    # where opening the Mexican Train is a play, is the rule's and dropped; what is left
-    # is the refusal of a tile that fits no end there (TRAIN-2 under any rule)
+    # since session 61 the entry runs cut (conformance/mexican_alone.py): where opening
+    # the Mexican Train is the only play, the opening and the draw, pass or end of a chain
+    # standing for it are the rule's and left out of the legal set (since session 63 the
+    # rest is judged: no other play may be offered); the refusal of a tile that fits no
+    # end there (TRAIN-2 under any rule) is judged too
     assert exp is not None and why is None
-    assert exp.legal is None and exp.own_actions == ()
+    assert exp.legal == ("play 9-4 on mexican",)
+    assert exp.own_actions == ("draw", "end-chain", "pass", "play 9-4 on mexican")
     assert exp.refused == {"play 1-1 on mexican": ("TRAIN-2",)}
     # under a known value the entry runs as before
     known, why = entry_for(fixture("first-021"), catalog().ruleset("pagat"), SPACE)
