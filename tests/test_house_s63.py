@@ -71,7 +71,7 @@ def test_blocked_scores_off_by_a_tiles_value_are_charged_to_the_tiles_value() ->
     fx = _fixture("scoring/house49a-blocked-lowest.yaml", "house49a-004")
     rs = catalog().ruleset("puremco-d9")
     want = fx.expect[0].blocked_scores
-    assert tuple(want) == (11, 5, 18)  # the fixture's own, worked out in its note
+    assert want is not None and tuple(want) == (11, 5, 18)  # worked out in its note
     referee = Referee(fx, rs)
     assert referee.scoring(want, [11, 4, 18], True) == "SCORE-1"
     assert referee.scoring(list(want), [11, 4, 18], True) == "SCORE-1"
@@ -92,9 +92,9 @@ def test_an_answer_only_values_without_the_table_give_is_a_declared_rules_own() 
     model = Model.of(space)
     base = {o: next(iter(vs)) for o, vs in space.options.items()}
     pieces = [Piece({"starting_seat": frozenset({"rotate"})}, ("pass", "fail", "fail"),
-                    frozenset({"starting_seat"})),
+                    ("starting_seat",)),
               Piece({"starting_seat": frozenset({"highest-draw"})}, (ANY, ANY, ANY),
-                    frozenset({"starting_seat"}))]
+                    ("starting_seat",))]
     free = ["starting_seat"]
     c = constraint(model, pieces, ("fail", "pass", "fail"), free,
                    frozenset({"starting_seat"}))
@@ -104,7 +104,7 @@ def test_an_answer_only_values_without_the_table_give_is_a_declared_rules_own() 
         s = z3.Solver(ctx=model.ctx)
         s.add(*model.hard, c, *(model.eq(o, v) for o, v in base.items()
                                 if o != "starting_seat"), model.eq("starting_seat", seat))
-        return s.check() == z3.sat
+        return bool(s.check() == z3.sat)
     assert holds(OTHER)
     assert not holds("rotate")  # the table's own value still contradicts it
 
@@ -124,5 +124,7 @@ def test_kettle_identified_on_s61_round_001_names_no_likely_bug() -> None:
         declared = declared_ruleset(greet(impl, target))
         found = identify(watched, fixtures=[fx], declared=declared)
     finally:
-        impl.close()
+        close = getattr(impl, "close", None)
+        if callable(close):
+            close()
     assert "s61-round-001" not in found.unexplained
