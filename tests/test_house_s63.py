@@ -109,7 +109,7 @@ def test_an_answer_only_values_without_the_table_give_is_a_declared_rules_own() 
     assert not holds("rotate")  # the table's own value still contradicts it
 
 
-@pytest.mark.slow  # identify's deals and situations: about a minute of CPU
+@pytest.mark.slow  # identify (deals, the fixture, situations) on a Perl engine: 3 CPU s
 @pytest.mark.skipif(PERL_MISSING is not None, reason=PERL_MISSING or "")
 def test_kettle_identified_on_s61_round_001_names_no_likely_bug() -> None:
     """The fixture alone, against kettle with its bugs off (the deals measured first):
