@@ -693,6 +693,9 @@ class Referee:
         own where a hand left holds a blank (tandem's [0-0] counted 25 under blank-25 was
         charged SCORE-2 so, and a miscounted face value beside a blank would have been)."""
         final = self.final() or {}
+        # a fixture's blocked_scores come as a tuple: scores all the same (kettle's [1-1]
+        # counted once, a tile's value, was charged to who scores, SCORE-5, there alone)
+        want, got = (list(v) if isinstance(v, tuple) else v for v in (want, got))
         if blocked is None:
             blocked = (final.get("result") or {}).get("end") == "blocked"
         if _ints(want) and _ints(got) and len(want) == len(got) and want != got:

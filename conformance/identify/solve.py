@@ -243,9 +243,14 @@ def constraint(model: Model, pieces: Sequence[Piece], outcomes: Sequence[str | N
             # has it), or `other` standing for them: viaduct's match of its own
             return _lacking(model, model.all([]), lacking)
         return _lacking(model, model.any(own), lacking or {})
-    if failed:
+    if failed or not any(any(p.outcomes[i] != ANY for i, _ in seen) for p in cells):
         # an answer no entry gives: a rule of one's own of an option the outcome depends
-        # on gives it too, not only a region where every entry happens to fail
+        # on gives it too, not only a region where every entry happens to fail; and so an
+        # answer only the values that never have the table "give" (their pieces are ANY
+        # at every entry seen), where no value that has it does: kettle's round 10 opened
+        # at seat 10 mod 3 passed s61-round-001's entry of the double-10 sets alone, and
+        # its declared `starting_seat: other` could not stand for highest-draw (which
+        # lacks the table), so the fixture was left a likely bug of an engine with none
         inside += own
     return _lacking(model, model.any(inside), lacking or {})
 
