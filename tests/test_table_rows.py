@@ -183,3 +183,19 @@ def test_a_whole_read_is_copied_with_the_log() -> None:
     log.copy_from(made)
     assert log.whole_table and log.table_read() is None
 
+
+
+@pytest.mark.slow
+def test_the_largest_partition_stays_under_the_limit() -> None:
+    """generated-tie-rule-003's winners read the tile set, the scoring, the blank values
+    and the tie rule, its deals the hand table row by row: one region per table had made
+    it 106,333 regions with the ten rule-set files, past REGION_LIMIT, so lint checked it
+    only where written and `situations --shipped` and identify refused it."""
+    from mtrain.conformance.fixture import load_corpus
+    from mtrain.conformance.partition import REGION_LIMIT
+
+    (fx,) = [f for f in load_corpus()[0] if f.id == "generated-tie-rule-003"]
+    part = explore(fx, Space())
+    assert part.runs < REGION_LIMIT // 2
+    assert any(len(c.region["hand_sizes"]) > 1 and "hand_sizes" in c.run.read
+               for c in part.cells)
