@@ -6,8 +6,10 @@ deterministic, so every rule set that agrees with the run on the options it read
 fixture identically: the run decides a whole region of the option space at once. Exploring
 the other values of each option read, one region after another, partitions the option
 space into regions of equal outcome (usually a few dozen runs per fixture, against
-172,800 valid rule sets). The partition is exact, not a sample; `Space.complete` proves a
-region holds no valid rule set before it is skipped.
+172,800 valid rule sets). A hand table read row by row splits off only the tables that
+answer those rows otherwise (`_alike_tables`), not each table from every other: each
+rule-set file's table is a value of its own. The partition is exact, not a sample;
+`Space.complete` proves a region holds no valid rule set before it is skipped.
 
 From the partition: `check` lists every region inside an entry's written scope where its
 expectation does not hold; `propose` writes the widest scope where it does. The engine
@@ -18,6 +20,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 
 from mtrain.conformance.fixture import Expectation, Fixture
@@ -25,6 +28,7 @@ from mtrain.conformance.runmemo import QuestionTree, RunMemo
 from mtrain.conformance.traced import (
     Log,
     Run,
+    TableRead,
     logged_run,
     traced_run,
     with_table,
@@ -84,9 +88,9 @@ class Partition:
 REGION_LIMIT = 100000
 """The most regions one fixture's partition may have: a match's winners read the tile set,
 the scoring, the blank values and the tie rule, each set with a last round of its own
-(generated-tie-rule-003 has 64,573 regions over the thirteen sets double-6 to double-18,
-21,631 over the eight named before every_double; about 7 CPU s); a fixture past it reads
-too much to explore."""
+(generated-tie-rule-003 has 30,301 regions over the thirteen sets double-6 to double-18,
+about 4 CPU s; 64,573 when each hand table was a region of its own, and 106,333 once ten
+rule-set files gave ten tables); a fixture past it reads too much to explore."""
 
 
 def explore(fx: Fixture, space: Space | None = None, limit: int = REGION_LIMIT,
@@ -103,6 +107,9 @@ def explore(fx: Fixture, space: Space | None = None, limit: int = REGION_LIMIT,
     names = space.names
     memo = RunMemo(plays_of(fx))
     singles, rests = _singles, _rests
+    # (None: a `ruleset` of the caller's may play a point with another table than its own)
+    alike: dict[object, tuple[frozenset[str], frozenset[str]]] | None = (
+        {} if ruleset is None else None)
     while pending:
         region = pending.pop()
         point = complete(region)
@@ -117,6 +124,19 @@ def explore(fx: Fixture, space: Space | None = None, limit: int = REGION_LIMIT,
         for option in run.read:
             value = values[option]
             now = cell[option]
+            if (option == "hand_sizes" and alike is not None and run.table_read is not None
+                    and value != CUSTOM):
+                # read row by row: the tables that agree there stay together, not one
+                # region per table (each rule-set file's table is a value of its own)
+                key = (now, rs.hand_table, run.table_read)
+                split = alike.get(key)
+                if split is None:
+                    split = alike[key] = _alike_tables(space, now, value, rs,
+                                                       run.table_read)
+                if split[1]:
+                    pending.append({**cell, option: split[1]})
+                cell[option] = split[0]
+                continue
             # (_rest and _single, looked up in place: asked 1.9 million times a lint)
             rest = rests.get((now, value))
             if rest is None:
@@ -181,6 +201,19 @@ def _rest(values: frozenset[str], value: str) -> frozenset[str]:
             _rests.clear()
         found = _rests[key] = values - {value}
     return found
+
+
+def _alike_tables(space: Space, values: frozenset[str], value: str, rs: Ruleset,
+                  read: TableRead) -> tuple[frozenset[str], frozenset[str]]:
+    """`values` (of hand_sizes) split in two: those whose tables agree with `rs`'s (played
+    for `value`) where a run read it row by row (`read`), and the rest. `custom` stands
+    for any table: never among the first."""
+    own = dict(rs.hand_table)
+    same = frozenset(v for v in values if v != CUSTOM
+                     and _table_agrees(space.table_of(v), own, read))
+    if value not in same:  # (`value`'s table is not the one played: a value alone)
+        same = _single(value)
+    return same, values - same
 
 
 def _written_values(fx: Fixture, cat: Catalog) -> dict[str, str]:
@@ -600,10 +633,20 @@ def _same_rows(space: Space, value: str, rs: Ruleset, log: Log) -> bool:
     table = space.table_of(value)
     if table is None:
         return not (log.sizes or log.rows or log.counts)
-    own = dict(rs.hand_table)
-    return (all(table.get(n) == own.get(n) for n in log.sizes)
-            and all((n in table) == (n in own) for n in log.rows)
-            and (not log.counts or set(table) == set(own)))
+    return _table_agrees(table, dict(rs.hand_table), (log.sizes, log.rows, log.counts))
+
+
+def _table_agrees(table: Mapping[int, int] | None, own: Mapping[int, int],
+                  read: tuple[AbstractSet[int], AbstractSet[int], bool]) -> bool:
+    """Whether `table` (None: any) gives what `own` gives where a run read it row by row:
+    the same size for each count whose size it read, the same answer to whether it lists
+    each count asked, the same counts if it read them all."""
+    sizes, rows, counts = read
+    if table is None:
+        return False
+    return (all(table.get(n) == own.get(n) for n in sizes)
+            and all((n in table) == (n in own) for n in rows)
+            and (not counts or set(table) == set(own)))
 
 
 def _deals_players(exp: Expectation, fx: Fixture, rs: Ruleset,

@@ -41,9 +41,14 @@ from mtrain.spec.scope import (
     values_of,
 )
 
+TableRead = tuple[frozenset[int], frozenset[int], bool]
+"""What a run read of the hand table, row by row: the player counts whose hand size it
+read, those it asked whether the table lists, and whether it read the list of counts."""
+
 
 class Log:
-    __slots__ = ("asked", "counts", "decides", "effects", "judging", "read", "rows", "sizes")
+    __slots__ = ("asked", "counts", "decides", "effects", "judging", "read", "rows", "sizes",
+                 "whole_table")
 
     def __init__(self) -> None:
         self.read: dict[str, None] = {}  # options, in the order first read
@@ -56,13 +61,19 @@ class Log:
         self.sizes: set[int] = set()  # player counts whose hand size was read
         self.rows: set[int] = set()  # player counts asked whether the table lists them
         self.counts = False  # the whole list of counts read
+        self.whole_table = False
+        """hand_sizes read otherwise than row by row (its value, a flag, every option): a
+        run that read it so may depend on any row (Run.table_read)."""
         self.asked: dict[Question, None] = {}  # what the run asked the rules, in order
 
-    def add(self, options: Sequence[str], decides: bool = True) -> None:
+    def add(self, options: Sequence[str], decides: bool = True, rows: bool = False) -> None:
         """Log `options` read; `decides` False for a read that only says whether the
-        table exists in the rule set's match (EXISTENCE_FLAGS)."""
+        table exists in the rule set's match (EXISTENCE_FLAGS); `rows` True for a read of
+        the hand table row by row (its sizes, rows and counts are logged apart)."""
         for o in options:
             self.read.setdefault(o)
+        if not rows and "hand_sizes" in options:
+            self.whole_table = True
         if decides:
             self.decides.update(options)
             if not self.judging:
@@ -78,7 +89,14 @@ class Log:
         self.read, self.decides, self.effects = (dict(made.read), set(made.decides),
                                                  set(made.effects))
         self.sizes, self.rows, self.counts = set(made.sizes), set(made.rows), made.counts
+        self.whole_table = made.whole_table
         self.asked = dict(made.asked)
+
+    def table_read(self) -> TableRead | None:
+        """What of the hand table the run read (Run.table_read)."""
+        if "hand_sizes" not in self.read or self.whole_table:
+            return None
+        return frozenset(self.sizes), frozenset(self.rows), self.counts
 
 
 _RULESET_FIELDS = tuple(f.name for f in dataclasses.fields(Ruleset))
@@ -120,20 +138,20 @@ class TracedRuleset(Ruleset):
         return super().__getitem__(option) == value
 
     def hand_size(self, players: int) -> int:
-        self._log.add(("hand_sizes",))
+        self._log.add(("hand_sizes",), rows=True)
         self._log.sizes.add(players)
         self._log.ask(("size", players))
         return super().hand_size(players)
 
     @property
     def player_counts(self) -> tuple[int, ...]:
-        self._log.add(("hand_sizes",))  # which counts it deals: not a size
+        self._log.add(("hand_sizes",), rows=True)  # which counts it deals: not a size
         self._log.counts = True
         self._log.ask(("counts", 0))
         return super().player_counts
 
     def deals(self, players: int) -> bool:
-        self._log.add(("hand_sizes",))
+        self._log.add(("hand_sizes",), rows=True)
         self._log.rows.add(players)
         self._log.ask(("deals", players))
         return super().deals(players)
@@ -444,6 +462,11 @@ class Run:
     """Where the rules never reach the fixture's table (never_reached: every outcome a
     failure saying so, and lint's scopes leave those rule sets out), each entry's outcome
     as the play had it: identify's evidence from the corpus (identify/cells.py)."""
+    table_read: TableRead | None = None
+    """Where the run read the hand table only row by row (hand_size, deals, player_counts),
+    what it read: every table that agrees there plays the fixture alike, and the scope
+    check keeps those tables in one region (partition.explore). None where it read no
+    table, or read it whole (the option's value, a flag)."""
 
 
 def traced_run(fx: Fixture, rs: Ruleset, entries: Sequence[Expectation] | None = None,
@@ -541,8 +564,9 @@ def logged_run(fx: Fixture, rs: Ruleset, entries: Sequence[Expectation],
         impl.log.decides, impl.log.effects = deciding, effects
     run = _judged(played, fx, rs, entries, values, impl, traced)
     if never is not None:  # no answer there is the rules' (reachable.SHAPES): none holds
-        return Run(values, tuple("fail" for _ in entries), run.read,
-                   tuple((never,) for _ in entries), played=run.outcomes), impl.log
+        run = Run(values, tuple("fail" for _ in entries), run.read,
+                  tuple((never,) for _ in entries), played=run.outcomes)
+    object.__setattr__(run, "table_read", impl.log.table_read())  # (frozen: set once, here)
     return run, impl.log
 
 

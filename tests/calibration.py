@@ -45,7 +45,9 @@ from mtrain.spec.tilesets import highest
 SPACE = Space()
 LATER = {"tile_set": ("double-8", "double-10", "double-16", "double-7", "double-11",
                       "double-13", "double-14", "double-17"),
-         "hand_sizes": ("custom:double-8", "custom:double-10", "custom:double-16")}
+         "hand_sizes": ("custom:double-8", "custom:double-10", "custom:double-16",
+                        "custom:double-7", "custom:double-11", "custom:double-13",
+                        "custom:double-14", "custom:double-17")}
 """Values the space gained after the benchmark's cases were drawn: the cases are drawn
 from the space without them, as they were (the calibration was measured on those);
 tests/test_identify.py draws double-8's rule sets."""

@@ -55,7 +55,9 @@ ONE_FILE = ("double-6", "double-18", "double-8", "double-10", "double-16", "doub
 and on double-8): the corpus cannot tell every option apart there, so only the set and
 the table must be found exactly, and no other value found wrong may be called sure."""
 LATER = {"tile_set": ("double-8", "double-10", "double-16", *STOOD_FOR, "double-11"),
-         "hand_sizes": ("custom:double-8", "custom:double-10", "custom:double-16")}
+         "hand_sizes": ("custom:double-8", "custom:double-10", "custom:double-16",
+                        "custom:double-7", "custom:double-11", "custom:double-13",
+                        "custom:double-14", "custom:double-17")}
 """Values the space gained after the sample below was drawn: the earlier sets' rule sets
 are drawn from the space without them, as they were (the known gaps were measured on
 those); a later set's are drawn from the whole space."""

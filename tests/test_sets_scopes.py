@@ -64,10 +64,14 @@ def write(tmp_path: Path, text: str, when: str = "") -> Path:
 
 def test_the_rule_set_files_are_in_the_space_and_the_docs() -> None:
     cat = catalog()
-    assert set(cat.examples) == {"double-6", "double-8", "double-10", "double-16", "double-18"}
+    assert set(cat.examples) == {"double-6", "double-7", "double-8", "double-10", "double-11",
+                                 "double-13", "double-14", "double-16", "double-17",
+                                 "double-18"}
     hands = SPACE.options["hand_sizes"]
-    assert hands[-6:] == ("custom:double-10", "custom:double-16", "custom:double-18",
-                          "custom:double-6", "custom:double-8", "custom")
+    assert hands[-11:] == ("custom:double-10", "custom:double-11", "custom:double-13",
+                           "custom:double-14", "custom:double-16", "custom:double-17",
+                           "custom:double-18", "custom:double-6", "custom:double-7",
+                           "custom:double-8", "custom")
     for name in cat.examples:  # docs/examples/NAME.yaml is the same file
         shipped = ROOT / "spec" / "data" / "rulesets" / f"{name}.yaml"
         assert filecmp.cmp(shipped, EXAMPLES / f"{name}.yaml", shallow=False)

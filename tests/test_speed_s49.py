@@ -45,9 +45,9 @@ class _CountingLog(Log):
         super().__init__()
         self.adds = 0
 
-    def add(self, options: Any, decides: bool = True) -> None:
+    def add(self, options: Any, decides: bool = True, rows: bool = False) -> None:
         self.adds += 1
-        super().add(options, decides)
+        super().add(options, decides, rows)
 
 
 def _view(name: str, log: Log) -> TracedRules:
