@@ -28,10 +28,10 @@ def _test_functions(path: Path) -> dict[str, bool]:
                 and "mark.slow" in ast.unparse(node.value)):
             return {}
     found: dict[str, bool] = {}
-    for node in ast.walk(tree):
-        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and \
-                node.name.startswith("test"):
-            found[node.name] = _marked_slow(node)
+    for each in ast.walk(tree):
+        if isinstance(each, ast.FunctionDef | ast.AsyncFunctionDef) and \
+                each.name.startswith("test"):
+            found[each.name] = _marked_slow(each)
     return found
 
 
