@@ -15,7 +15,10 @@ say before tests were moved to the slow suite) names the functions OLD's run ran
 one did not. Not a test: the fast loop under coverage is about twice its CPU (run it as
 `pytest -m "not slow"` is run, from the repository's root, with pytest-xdist and coverage
 installed: `pip install coverage`). The tests' mtrain cache is used as the run finds it
-(warm, as a contributor's loop runs; `-- --fresh-cache` for a cold one).
+(warm, as a contributor's loop runs; `-- --fresh-cache` for a cold one). A test of how a
+process starts under a signal may fail under coverage, whose start it changes
+(test_robust_s53's interrupt while orjson starts, session 63); the report is read all the
+same.
 """
 
 from __future__ import annotations
@@ -34,6 +37,14 @@ ROOT = Path(__file__).resolve().parent.parent
 PACKAGES = {"mtrain": "mtrain", "spec": "mtrain.spec", "reference": "mtrain.reference",
             "conformance": "mtrain.conformance"}
 """The product's folders, each with the package it is installed as."""
+UNSEEN = {
+    "mtrain.conformance.reaper": "started as `python -I -S reaper.py` under every engine a "
+    "harness starts (conformance/child.py): no site, so no coverage in that process",
+    "mtrain.spec.distinguish.__main__": "`python -m mtrain.spec.distinguish --write`, the "
+    "lead's regeneration: no test runs it, in the fast loop or the whole suite",
+}
+"""Modules coverage cannot see run in the fast loop, each with why: listed apart, never
+counted as run."""
 
 
 def product_modules() -> dict[str, Path]:
@@ -103,7 +114,7 @@ def report(ran_lines: dict[str, set[int]]) -> tuple[dict[str, list[str]], list[s
         lines = ran_lines.get(os.path.realpath(path), set())
         funcs = functions(path)
         ran[module] = sorted(f for f, body in funcs.items() if body & lines)
-        if (funcs and not ran[module]) or (not funcs and not lines):
+        if module not in UNSEEN and ((funcs and not ran[module]) or (not funcs and not lines)):
             idle.append(module)
     return ran, idle
 
@@ -170,11 +181,13 @@ def main(argv: list[str] | None = None) -> int:
                 if f not in set(ran.get(m, ()))]
         print(f"{len(lost)} functions {args.against} ran that this run did not"
               + "".join(f"\n  {name}" for name in lost))
+    for module, why in UNSEEN.items():
+        print(f"not measured: {module}: {why}")
     if idle:
         print(f"{len(idle)} modules the fast loop runs nothing of:"
               + "".join(f"\n  {m}" for m in idle))
         return 1
-    print(f"every one of the {len(ran)} modules runs in the fast loop")
+    print(f"every one of the {len(ran) - len(UNSEEN)} modules measured runs in the fast loop")
     return 0
 
 

@@ -11,7 +11,9 @@ the blame measure and the corpus's kills (and `corpus_play_changes`, what that p
 in the reference).
 
 FAST_CASES keeps a few cases of a long parametrised family in the fast loop and marks
-the others slow (the whole suite runs them all).
+the others slow (the whole suite runs them all); tests/fast_loop_moved.txt names the test
+functions moved out of the fast loop by their cost, each file keeping a test there
+(benchmarks/fast_loop_coverage.py measures that the loop still runs every module).
 
 The test processes run the garbage collector less often than the interpreter's default
 (GC_THRESHOLD): a tenth of a worker's CPU went to collections walking the corpora, tables
