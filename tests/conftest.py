@@ -11,7 +11,9 @@ the blame measure and the corpus's kills (and `corpus_play_changes`, what that p
 in the reference).
 
 FAST_CASES keeps a few cases of a long parametrised family in the fast loop and marks
-the others slow (the whole suite runs them all).
+the others slow (the whole suite runs them all); tests/fast_loop_moved.txt names the test
+functions moved out of the fast loop by their cost, each file keeping a test there
+(benchmarks/fast_loop_coverage.py measures that the loop still runs every module).
 
 The test processes run the garbage collector less often than the interpreter's default
 (GC_THRESHOLD): a tenth of a worker's CPU went to collections walking the corpora, tables
@@ -191,10 +193,33 @@ FAST_CASES: dict[str, frozenset[str]] = {
 }
 
 
+MOVED_FILE = Path(__file__).with_name("fast_loop_moved.txt")
+"""The test functions moved out of the fast loop into the whole suite only, by cost."""
+
+
+def read_moved(path: Path = MOVED_FILE) -> dict[str, int]:
+    """The functions MOVED_FILE names (`FILE::FUNCTION`, a `#` comment after), each with
+    its line; a line of another shape is a usage error naming it."""
+    moved: dict[str, int] = {}
+    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        name = line.split("#", 1)[0].strip()
+        if not name:
+            continue
+        file, _, function = name.partition("::")
+        if not (file.endswith(".py") and function.isidentifier()) or name in moved:
+            raise pytest.UsageError(
+                f"{path}:{number}: expected FILE.py::FUNCTION once, got {name!r}")
+        moved[name] = number
+    return moved
+
+
 @pytest.hookimpl(tryfirst=True)  # before -m deselects by marker
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    moved = read_moved()
     seen: defaultdict[str, set[str]] = defaultdict(set)
     for item in items:
+        if f"{item.path.name}::{getattr(item, 'originalname', item.name)}" in moved:
+            item.add_marker(pytest.mark.slow)
         callspec = getattr(item, "callspec", None)
         if callspec is None:
             continue

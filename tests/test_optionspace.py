@@ -534,3 +534,15 @@ def test_an_impossible_extra_constraint_empties_the_space() -> None:
     sp.add_constraint("TEST-2", z3.BoolVal(False))
     assert sp.count_models().total == 0
     assert not sp.satisfiable({}).sat and sp.satisfiable({}).core == ("TEST-2",)
+
+
+def test_a_selection_of_checks_runs_those_alone_and_the_shipped_sources_pass(
+        sp: OptionSpace) -> None:
+    """The fast loop's run of checks.run_all (the whole report: test_run_all_report,
+    slow): `sources` alone, on the shipped spec, passes with its one fact; a name that
+    is no check is refused."""
+    part = checks.run_all(sp, only=["sources"])
+    assert [(c["name"], c["status"]) for c in part["checks"]] == [("sources", "pass")]
+    assert len(part["checks"][0]["findings"]) == 1
+    with pytest.raises(ValueError, match="no option-space check nope"):
+        checks.run_all(sp, only=["nope"])

@@ -1,0 +1,71 @@
+"""The fast loop's list of tests moved to the whole suite (tests/fast_loop_moved.txt): each
+name is a test its file has, and each file keeps a test in the fast loop, so that every
+family keeps a cheap test there. (That the fast loop still runs every module of the
+product is measured by benchmarks/fast_loop_coverage.py, which runs the loop itself.)"""
+
+from __future__ import annotations
+
+import ast
+from collections import defaultdict
+from pathlib import Path
+
+import pytest
+from conftest import FAST_CASES, MOVED_FILE, read_moved
+
+TESTS = Path(__file__).parent
+
+
+def _marked_slow(node: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+    return any("mark.slow" in ast.unparse(d) for d in node.decorator_list)
+
+
+def _test_functions(path: Path) -> dict[str, bool]:
+    """Every test function of a file (top level or in a class), and whether a decorator
+    marks it slow; {} when the whole module is marked slow (`pytestmark`)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
+    for node in tree.body:
+        if (isinstance(node, ast.Assign) and "pytestmark" in ast.unparse(node.targets[0])
+                and "mark.slow" in ast.unparse(node.value)):
+            return {}
+    found: dict[str, bool] = {}
+    for each in ast.walk(tree):
+        if isinstance(each, ast.FunctionDef | ast.AsyncFunctionDef) and \
+                each.name.startswith("test"):
+            found[each.name] = _marked_slow(each)
+    return found
+
+
+def test_every_test_moved_is_one_its_file_has_and_every_file_keeps_a_fast_one() -> None:
+    moved = read_moved()
+    assert moved, f"{MOVED_FILE} names no test"
+    by_file: defaultdict[str, set[str]] = defaultdict(set)
+    for name in moved:
+        file, _, function = name.partition("::")
+        by_file[file].add(function)
+    missing, emptied = [], []
+    for file, functions in sorted(by_file.items()):
+        path = TESTS / file
+        have = _test_functions(path) if path.is_file() else {}
+        missing += [f"{MOVED_FILE.name}:{moved[f'{file}::{f}']}: {file}::{f}"
+                    for f in sorted(functions - set(have))]
+        # a function FAST_CASES samples keeps its sampled cases in the fast loop
+        fast = [f for f, slow in have.items()
+                if f not in functions and (not slow or f"{file}::{f}" in FAST_CASES)]
+        if not fast:
+            emptied.append(file)
+    assert missing == [], "tests named that their files do not have"
+    assert emptied == [], "files left with no test in the fast loop"
+
+
+def test_a_line_of_another_shape_is_named_at_its_line(tmp_path: Path) -> None:
+    listed = tmp_path / "moved.txt"
+    listed.write_text("# a comment\n\ntest_a.py::test_b  # 0.3\ntest_a.py test_c\n",
+                      encoding="utf-8")
+    with pytest.raises(pytest.UsageError, match=r"moved.txt:4: expected FILE.py::FUNCTION "
+                                                r"once, got 'test_a.py test_c'"):
+        read_moved(listed)
+    listed.write_text("test_a.py::test_b\ntest_a.py::test_b  # again\n", encoding="utf-8")
+    with pytest.raises(pytest.UsageError, match=r"moved.txt:2: "):
+        read_moved(listed)
+    listed.write_text("test_a.py::test_b  # 0.3\n", encoding="utf-8")
+    assert read_moved(listed) == {"test_a.py::test_b": 1}
