@@ -1,0 +1,109 @@
+"""Session 64 (conf64): the cuts audited for a check dropped whole where part is judged.
+
+A cut under a rule of one's own leaves out what that rule decides. Where it dropped a
+whole check (the legal set) because every action the entry lists was the rule's, an
+action no rule between the known values allows, offered, passed unseen: the legal set
+is judged now without the rule's actions alone (`Expectation.own_actions`), as
+mexican_alone has been since session 63 (tests/test_conform_s61.py's Offers99).
+
+- bracket_alone.bracket_cut (own_train_first: other): every listed action one end's alone
+  (first-032: the Mexican Train's play or a draw; s54-003: the drawn tile's play or a
+  pass) dropped the legal set whole.
+
+Each false-pass test fails without its fix (the buggy engine passed).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from mtrain.conformance.adapter import JSON, ReferenceImplementation
+from mtrain.conformance.fixture import FIXTURE_ROOT, Fixture, load_file
+from mtrain.conformance.partition import stand_in
+from mtrain.conformance.runner import run_one
+from mtrain.conformance.selection import entry_for
+from mtrain.spec.catalog import catalog
+from mtrain.spec.scope import Space
+
+EXAMPLES = Path(__file__).parent / "examples"
+DROVER = EXAMPLES / "java" / "drover-rules.yaml"
+"""own_train_first and follow_up of one's own: entries reading the first alone run
+bracket_alone.bracket_cut."""
+
+
+def _fixture(rel: str, fid: str) -> Fixture:
+    (fx,) = [f for f in load_file(FIXTURE_ROOT / rel) if f.id == fid]
+    return fx
+
+
+def _end(ruleset: JSON, value: str) -> JSON:
+    return {**ruleset, "options": {**ruleset["options"], "own_train_first": value}}
+
+
+class End(ReferenceImplementation):
+    """The reference under one known end of own_train_first: a house rule between the
+    ends may play as either does on these tables."""
+
+    def __init__(self, value: str) -> None:
+        super().__init__()
+        self.value = value
+
+    def legal(self, ruleset: JSON, state: JSON) -> list[JSON]:
+        return super().legal(_end(ruleset, self.value), state)
+
+    def apply(self, ruleset: JSON, state: JSON, action: JSON) -> JSON:
+        return super().apply(_end(ruleset, self.value), state, action)
+
+
+class OffersToo(End):
+    """A planted bug: the legal set offers `extra` besides, an action both ends refuse."""
+
+    def __init__(self, value: str, extra: JSON) -> None:
+        super().__init__(value)
+        self.extra = extra
+
+    def legal(self, ruleset: JSON, state: JSON) -> list[JSON]:
+        return [*super().legal(ruleset, state), self.extra]
+
+
+@pytest.mark.parametrize("rel, fid, own, extra, words, ends", [
+    # first-032 (its note): seat 1, own train empty, holds [7-2] (fits the Mexican
+    # Train's 7), [4-3] (fits seat 0's unmarked 4: closed, TRAIN-4) and [9-9]. The wide
+    # end offers [7-2] there, the narrow one (TRAIN-7) nothing to play: a draw. Both
+    # refuse [4-3] on seat 0's train, so every rule between them does.
+    ("first-turn/own-train-mexican.yaml", "first-032",
+     ("draw", "play 7-2 on mexican"), {"type": "play", "tile": "4-3", "train": 0},
+     "play 4-3 on 0", ("not-required",)),
+    # s54-003 (its note): the last tile drawn, [4-3], fits the Mexican Train alone; the
+    # wide end plays it there, the narrow one passes. The boneyard is empty: a draw is
+    # refused under both (TURN-2), so under every rule between them.
+    ("turns/s54-own-train-empty-boneyard.yaml", "s54-003",
+     ("pass", "play 4-3 on mexican"), {"type": "draw"}, "draw", ("required", "not-required")),
+])
+def test_an_entry_whose_listed_actions_are_all_the_rules_still_judges_the_rest(
+        rel: str, fid: str, own: tuple[str, ...], extra: JSON, words: str,
+        ends: tuple[str, ...]) -> None:
+    """Every action the entry lists is one end's alone, so the rule's: before session 64
+    the legal set was dropped whole and an engine offering an action both ends refuse
+    passed. Now the rule's actions alone are left out: the ends pass, the offer fails,
+    charged to the legal set. (first-032's narrow end is not run: it refuses [4-3] by
+    TRAIN-7, a clause the stand-in `not-required` does not put in force, and fails that
+    refusal whether or not the legal set is judged; left open, session 64's report.)"""
+    rs = catalog().rules_file(str(DROVER))
+    assert "own_train_first" in rs.unknown
+    fx = _fixture(rel, fid)
+    space = Space()
+    exp, why = entry_for(fx, rs, space)
+    assert exp is not None, why
+    assert exp.legal is not None and set(exp.legal) <= set(exp.own_actions)
+    assert exp.own_actions == own
+    sent = stand_in(rs, exp, space)
+    for value in ends:
+        ok = run_one(fx, sent, exp, End(value), own=rs.unknown)
+        assert ok.status == "pass", (value, ok.messages)
+        bad = run_one(fx, sent, exp, OffersToo(value, extra), own=rs.unknown)
+        assert bad.status == "fail", (value, bad.messages)
+        assert any(f"legal actions not allowed by the rules: {words}" in m
+                   for m in bad.messages), bad.messages
