@@ -35,8 +35,8 @@ whose legality the rule decides not applicable where refused. Wagonway
 (tests/test_house60.py); 28 of them run now (drover 40 more, tanker 22). An entry whose
 every action the two ends disagree on (first-022: a draw, or two plays) still has its
 legal set judged without them: nothing else may be offered (session 64: it was dropped
-whole, and an action both ends refuse, offered, passed). Not the follow-up's: a house follow-up met outside its bracket
-(ballbridge's, below) needs its probe first.
+whole, and an action both ends refuse, offered, passed). Not the follow-up's: a house
+follow-up met outside its bracket (ballbridge's, below) needs its probe first.
 
 A rule outside the bracket (the tile after a double may not cover it) could still see
 another answer. Its engine is asked (follow_probe.py): one that refuses to cover the

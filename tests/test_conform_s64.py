@@ -9,6 +9,8 @@ mexican_alone has been since session 63 (tests/test_conform_s61.py's Offers99).
 - bracket_alone.bracket_cut (own_train_first: other): every listed action one end's alone
   (first-032: the Mexican Train's play or a draw; s54-003: the drawn tile's play or a
   pass) dropped the legal set whole.
+- mexican_with.pair_entry (both rules of one's own): where no play but one some pair
+  alone offers was left (s64-pair-001), the legal set was dropped whole.
 
 Each false-pass test fails without its fix (the buggy engine passed).
 """
@@ -18,6 +20,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from test_conform_s62 import TwoHouse, _read_both
+from test_conform_s62 import _rules as two_house_rules
 
 from mtrain.conformance.adapter import JSON, ReferenceImplementation
 from mtrain.conformance.fixture import FIXTURE_ROOT, Fixture, load_file
@@ -107,3 +111,90 @@ def test_an_entry_whose_listed_actions_are_all_the_rules_still_judges_the_rest(
         assert bad.status == "fail", (value, bad.messages)
         assert any(f"legal actions not allowed by the rules: {words}" in m
                    for m in bad.messages), bad.messages
+
+
+PAIR_LAST = """\
+- id: s64-pair-001
+  description: "After the Mexican Train's opening, the next mover's one play is on a marked train"
+  clauses: [TRAIN-4, TRAIN-5, TRAIN-7, TURN-1]
+  source: [computation]
+  note: >-
+    Engine 9, first turns over. Seat 0 (its train [9-5, 5-7] started) opens the empty
+    Mexican Train with [9-4], the only place it fits. Seat 1 then holds [8-3] and [7-1];
+    its own train is empty (9), the Mexican Train ends in 4, seat 2's marked train in 8,
+    seat 0's unmarked one in 7. [8-3] fits seat 2's train alone, [7-1] seat 0's alone,
+    which is closed (TRAIN-4). Not required: [8-3] on seat 2's train, so no draw.
+  table:
+    engine: 9
+    seat: 0
+    hands:
+      0: [9-4, 6-6]
+      1: [8-3, 7-1]
+      2: [rest]
+    trains:
+      0: [9-5, 5-7]
+      2: [9-8]
+    marked: [2]
+    first_turns: []
+  steps: [play 9-4 on mexican]
+  expect:
+    - when:
+        tile_set: [double-12]
+        mexican_first_turn: [anyone]
+        own_train_first: [not-required]
+      legal: [play 8-3 on 2]
+      refused:
+        play 7-1 on 0: TRAIN-4
+        draw: TURN-1
+"""
+
+
+class OffersClosed(TwoHouse):
+    """A planted bug no rule of one's own excuses: a play on another's unmarked train
+    offered (TRAIN-4), as drawbar's open empty trains."""
+
+    def legal(self, ruleset: JSON, state: JSON) -> list[JSON]:
+        return [*super().legal(ruleset, state), {"type": "play", "tile": "7-1", "train": 0}]
+
+
+def test_the_pair_cut_judges_the_legal_set_where_whether_one_plays_is_the_rules(
+        tmp_path: Path) -> None:
+    """s64-pair-001 (worked in its note) reads both rules: the opening step the Mexican
+    rule's, the last table one's own train first (seat 2's marked train while seat 1's
+    own is empty). The only play left is one a pair alone offers, so whether seat 1 draws
+    is the rules' own: the play, the draw, the pass and the end of a chain are left out,
+    the refused draw not judged. [7-1] on seat 0's unmarked train is refused whatever
+    they say (TRAIN-4): offering it failed nothing while the legal set was dropped whole
+    (before session 64), and fails now; the house rules played right pass."""
+    rs = two_house_rules(tmp_path)
+    path = tmp_path / "pair.yaml"
+    path.write_text(PAIR_LAST, encoding="utf-8")
+    (fx,) = load_file(path)
+    space = Space()
+    _read_both(fx, rs, space)
+    exp, why = entry_for(fx, rs, space)
+    assert exp is not None, why
+    assert exp.legal == ("play 8-3 on 2",)
+    assert exp.own_actions == ("draw", "end-chain", "pass", "play 8-3 on 2")
+    assert set(exp.refused) == {"play 7-1 on 0"}
+    sent = stand_in(rs, exp, space)
+    ok = run_one(fx, sent, exp, TwoHouse(), own=rs.unknown)
+    assert ok.status == "pass", ok.messages
+    bad = run_one(fx, sent, exp, OffersClosed(), own=rs.unknown)
+    assert bad.status == "fail", bad.messages
+    assert any("legal actions not allowed by the rules: play 7-1 on 0" in m
+               for m in bad.messages), bad.messages
+
+
+def test_the_inline_fixture_is_possible(tmp_path: Path) -> None:
+    """The reference plays s64-pair-001's entry as written under a known rule set of its
+    scope (a check of the fixture's possibility, not the source of its values)."""
+    path = tmp_path / "pair.yaml"
+    path.write_text(PAIR_LAST, encoding="utf-8")
+    (fx,) = load_file(path)
+    (exp,) = fx.expect
+    space = Space()
+    sample = space.complete(exp.scope.products[0].region())
+    assert sample is not None
+    out = run_one(fx, space.ruleset(sample), exp, ReferenceImplementation())
+    assert out.status == "pass", out.messages
