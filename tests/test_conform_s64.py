@@ -11,6 +11,10 @@ mexican_alone has been since session 63 (tests/test_conform_s61.py's Offers99).
   pass) dropped the legal set whole.
 - mexican_with.pair_entry (both rules of one's own): where no play but one some pair
   alone offers was left (s64-pair-001), the legal set was dropped whole.
+- round_end_alone.worth_aside (a scoring or blank values of one's own, the cut of every
+  entry reading them): whether the match is over went with the winners, though the
+  match's length counts rounds whatever they are worth (MATCH-1): an engine ending the
+  match a round early, or naming nobody at its end, passed.
 
 Each false-pass test fails without its fix (the buggy engine passed).
 """
@@ -198,3 +202,50 @@ def test_the_inline_fixture_is_possible(tmp_path: Path) -> None:
     assert sample is not None
     out = run_one(fx, space.ruleset(sample), exp, ReferenceImplementation())
     assert out.status == "pass", out.messages
+
+
+OWN_SCORING = "name: own-scoring\nbase: pagat\noptions:\n  scoring: other\n"
+"""pagat, but for a scoring no known value describes."""
+
+
+class NeverOver(ReferenceImplementation):
+    """A planted bug: no match ever ends (it names no winner, MATCH-1)."""
+
+    def winners(self, ruleset: JSON, state: JSON) -> list[int]:
+        return []
+
+
+class AlwaysOver(ReferenceImplementation):
+    """A planted bug: the match ends with any round, the lowest totals winning."""
+
+    def winners(self, ruleset: JSON, state: JSON) -> list[int]:
+        totals = state.get("scores") or [0]
+        return [s for s, t in enumerate(totals) if t == min(totals)]
+
+
+@pytest.mark.parametrize("rel, fid, over, bug", [
+    # s61-round-001 (its note): [1-1]'s round ends and [0-0]'s is dealt: rounds remain
+    ("engine/s61-lowering.yaml", "s61-round-001", False, AlwaysOver),
+    # match-016 (its note): round 10 of 10 on a double-9 set ends: the match is over
+    ("match/bounds.yaml", "match-016", True, NeverOver),
+])
+def test_whether_the_match_is_over_is_judged_under_a_scoring_of_ones_own(
+        tmp_path: Path, rel: str, fid: str, over: bool, bug: type) -> None:
+    """The winners are the scoring's (the totals decide them), but not whether the match
+    is over: the entry keeps that part (as written, or as its winners say). Before
+    session 64 it was dropped with the winners and the planted bug passed; the reference
+    (scoring as a known value does, which a scoring of one's own may) still passes."""
+    path = tmp_path / "own-scoring.yaml"
+    path.write_text(OWN_SCORING, encoding="utf-8")
+    rs = catalog().rules_file(str(path))
+    fx = _fixture(rel, fid)
+    space = Space()
+    exp, why = entry_for(fx, rs, space)
+    assert exp is not None, why
+    assert exp.winners is None and exp.match_over is over
+    sent = stand_in(rs, exp, space)
+    ok = run_one(fx, sent, exp, ReferenceImplementation(), own=rs.unknown)
+    assert ok.status == "pass", ok.messages
+    bad = run_one(fx, sent, exp, bug(), own=rs.unknown)
+    assert bad.status == "fail", bad.messages
+    assert "MATCH-1" in bad.charged, (bad.charged, bad.messages)
