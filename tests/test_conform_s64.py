@@ -16,6 +16,12 @@ mexican_alone has been since session 63 (tests/test_conform_s61.py's Offers99).
   match's length counts rounds whatever they are worth (MATCH-1): an engine ending the
   match a round early, or naming nobody at its end, passed.
 
+benchmarks/house_not_applicable.py --reference, not applicable, the three fixes together:
+4188 -> 4077 over the house engines (hump 38 -> 25, flagstop 17 -> 6, tenwheeler 57 -> 45,
+marshal 37 -> 27, drover 80 -> 67, tanker 92 -> 79, wagonway 41 -> 31, wye 151 -> 139,
+reefer 22 -> 14, eight more one less); with the engines themselves, bugs off, nothing new
+failing.
+
 Each false-pass test fails without its fix (the buggy engine passed).
 """
 
