@@ -33,9 +33,10 @@ whose legality the rule decides not applicable where refused. Wagonway
 (tests/examples/java/Wagonway.java: one's own train first unless one's marker is up) had
 46 entries set aside whole so, engine-002's three refusals among them
 (tests/test_house60.py); 28 of them run now (drover 40 more, tanker 22). An entry whose
-every action the two ends disagree on (first-022: a draw, or two plays) has no legal set
-left to judge. Not the follow-up's: a house follow-up met outside its bracket
-(ballbridge's, below) needs its probe first.
+every action the two ends disagree on (first-022: a draw, or two plays) still has its
+legal set judged without them: nothing else may be offered (session 64: it was dropped
+whole, and an action both ends refuse, offered, passed). Not the follow-up's: a house
+follow-up met outside its bracket (ballbridge's, below) needs its probe first.
 
 A rule outside the bracket (the tile after a double may not cover it) could still see
 another answer. Its engine is asked (follow_probe.py): one that refuses to cover the
@@ -45,7 +46,6 @@ set aside as its own rule's (ballbridge, tests/examples/rust/ballbridge.rs).
 
 from __future__ import annotations
 
-import dataclasses
 import re
 from collections.abc import Set
 
@@ -118,11 +118,9 @@ def bracket_cut(exp: Expectation, fx: Fixture, rs: Ruleset, space: Space,
     sends its stand-in)."""
     if set(named) != {CUT}:
         return None
-    cut = release_entry(exp, fx, rs, space, sent, option=CUT)
-    if cut is None or cut.legal is None or not set(cut.legal) <= set(cut.own_actions):
-        return cut
-    # every action the entry lists is the rule's (first-022: a draw under one end, two
-    # plays under the other): its legal set judges nothing, and runs only beside a check
-    rest = dataclasses.replace(cut, legal=None, own_actions=())
-    return rest if rest.checks else None
+    # where every action the entry lists is the rule's (first-022: a draw under one end,
+    # two plays under the other), the legal set is still judged without them: an action
+    # both ends refuse is refused between them too (first-032's [4-3] on a closed train,
+    # s54-003's draw on an empty boneyard: offered, they passed while it was dropped whole)
+    return release_entry(exp, fx, rs, space, sent, option=CUT)
 

@@ -20,8 +20,10 @@ Both cuts hold together, each deciding its own part of the table:
   the house rules offer it too: they are refused, and the legal set is judged. Where the
   mover holds no tile for the empty Mexican Train, whether a play exists is the known
   values' bracket alone: judged where they agree. Otherwise (the only plays some value
-  offers are openings) whether the mover draws is the rules' own: the legal set is not
-  judged, nor such a refusal.
+  offers are openings) whether the mover draws is the rules' own: the draw, the pass and
+  the end of a chain are left out of the legal set with those plays, and such a refusal
+  is not judged; the rest of the legal set is (it was dropped whole before session 64,
+  as mexican_alone's was before session 63).
 - A refusal stands where every known pair refuses the action and it is no opening (and,
   for a draw, a pass or the end of a chain, where the legal set is judged), naming any
   clause one of them refuses it by.
@@ -46,6 +48,7 @@ from mtrain.conformance.bracket_alone import CUT
 from mtrain.conformance.divergence import ROUND_END
 from mtrain.conformance.fixture import Expectation, Fixture
 from mtrain.conformance.mexican_alone import (
+    NO_PLAY,
     OPTION,
     decoded,
     judged_action,
@@ -132,11 +135,15 @@ def pair_entry(exp: Expectation, fx: Fixture, rs: Ruleset, space: Space,
         if all(c is not None for c in named_by):  # every pair refuses it
             refused[text] = tuple(dict.fromkeys((*clauses, *(c for cs in named_by
                                                              for c in cs or ()))))
+    # where whether a play exists is the rules' own, so is the draw, pass or end of a
+    # chain standing for it (TURN-1): left out with the plays, the rest of the legal set
+    # judged (an action every pair refuses is refused by the house rules too)
+    own = {*exp.own_actions, *(some - every), *openings}
+    if reads and not judged:
+        own |= set(NO_PLAY)
     cut = dataclasses.replace(
         exp, refused=refused, own_steps=tuple(sorted(steps.items())),
-        legal=exp.legal if judged or not reads else None,
-        own_actions=tuple(sorted({*exp.own_actions, *(some - every), *openings}))
-        if (judged or not reads) and exp.legal is not None else ())
+        own_actions=tuple(sorted(own)) if exp.legal is not None else ())
     carried = carried_entry(whole, cut, fx, ends) if ends else None
     for entry in (cut,) if carried is None else (carried, cut):  # the totals' carry first
         if entry.checks and _holds(entry, fx, rs, space, regions, answers, ends):

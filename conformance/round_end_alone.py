@@ -9,8 +9,9 @@ going out checked nowhere. Yet those checks do not depend on what a hand is wort
 the reference, playing the entry cut down to them under every known value of each such
 option in turn (the rule set's other values kept), finds the cut entry holds each time and
 reads no other rule played its own way, the cut entry runs (with the round's result, how
-it ended and who went out): the round's scores, the totals, the winners and whether the
-match is over stay the rule's own.
+it ended and who went out): the round's scores, the totals and the winners stay the rule's
+own. Whether the match is over is not (MATCH-1 counts rounds): it stays judged, as written
+or as the winners say it (`over_of`; session 64: it was dropped with the winners).
 """
 
 from __future__ import annotations
@@ -36,18 +37,35 @@ def only_round_end(why: str) -> bool:
 
 def worth_aside(exp: Expectation, own: Iterable[str] = ROUND_END) -> Expectation:
     """`exp` without what a round's end is worth under `own` (the round-end options
-    played their own way): its round scores, the totals, the winners and whether the
-    match is over (how the round ended, and who went out, stay); under a tie rule of
-    one's own alone, the winners only: the scores and totals are the scoring's (SCORE-*,
-    MATCH-1), whatever breaks a tie."""
+    played their own way): its round scores, the totals and who wins (how the round
+    ended, and who went out, stay); under a tie rule of one's own alone, the winners
+    only: the scores and totals are the scoring's (SCORE-*, MATCH-1), whatever breaks a
+    tie. Whether the match is over stays (`over_of`): the match's length counts rounds
+    (MATCH-1), whatever they are worth."""
+    over = over_of(exp, own)
     if not WORTH & set(own):
-        return dataclasses.replace(exp, winners=None)
+        return dataclasses.replace(exp, winners=None, match_over=over)
     result = exp.result
     if isinstance(result, dict):
         result = {k: v for k, v in result.items() if k != "scores"} or ...
     return dataclasses.replace(
-        exp, result=result, winners=None, match_over=None,
+        exp, result=result, winners=None, match_over=over,
         state={k: v for k, v in exp.state.items() if k not in TOTAL_FIELDS})
+
+
+def over_of(exp: Expectation, own: Iterable[str]) -> bool | None:
+    """Whether the match is over after `exp`'s table, where it says so: as written, or as
+    its winners say (some named: over; none: rounds remain), the part of the winners no
+    worth decides (it was dropped with them before session 64: an engine ending the
+    match a round early, or naming nobody at its end, passed under a scoring of its own).
+    Not from the winners where a tie rule of one's own may break a tie some other way
+    (another round), nor where the match's length is the engine's own
+    (`winners_unless_going_on`: match_end_alone.py)."""
+    if exp.match_over is not None or exp.winners is None or exp.winners_unless_going_on:
+        return exp.match_over
+    if exp.winners and "tie_rule" in set(own):
+        return None
+    return bool(exp.winners)
 
 
 def round_end_entry(exp: Expectation, fx: Fixture, rs: Ruleset,

@@ -219,6 +219,21 @@ class Doubled(ReferenceImplementation):
     def legal(self, ruleset: JSON, state: JSON) -> list[JSON]:
         return super().legal(_penalty(ruleset), state)
 
+    def winners(self, ruleset: JSON, state: JSON) -> list[int]:
+        """Whether the match is over as penalty says it (the rounds decide, MATCH-1: since
+        session 64 it is judged), on the state its scores halved back; then the lowest of
+        its own totals win (MATCH-2, shared)."""
+        result = state.get("result")
+        if not isinstance(result, dict) or not result.get("scores"):
+            return super().winners(_penalty(ruleset), state)
+        doubled = result["scores"]
+        plain = {**state, "result": {**result, "scores": [v // 2 for v in doubled]},
+                 "scores": [t - v // 2 for t, v in zip(state["scores"], doubled, strict=True)]}
+        if not super().winners(_penalty(ruleset), plain):
+            return []
+        low = min(state["scores"])
+        return [seat for seat, total in enumerate(state["scores"]) if total == low]
+
 
 class Uncarried(Doubled):
     """The planted bug: the round's own scores are the totals, those before forgotten."""
@@ -247,6 +262,7 @@ def test_match_003_judges_the_carry_under_a_scoring_of_ones_own(tmp_path: Path) 
     assert exp is not None, why
     assert exp.own_totals == (150, 100, 106)
     assert exp.state == {} and exp.winners is None  # the worth stays the rule's
+    assert exp.match_over is True  # but not whether the match is over (session 64)
     sent = stand_in(rs, exp, space)
     # (checked as conform checks an engine of rules of its own: pool.py)
     ok = run_one(fx, sent, exp, own_checks(Doubled(), sent, rs), own=rs.unknown)

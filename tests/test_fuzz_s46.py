@@ -292,8 +292,9 @@ def test_an_entry_both_own_train_rules_give_runs_under_one_of_ones_own(
     """first-018 under pagat: the starter's opening move goes on its own train (FIRST-2),
     whether or not one's own train comes first (TRAIN-7): both ends of the bracket give it,
     so under `own_train_first: other` it runs (it was not applicable). first-022, where
-    seat 1 may use the Mexican Train under not-required and not under required, stays
-    not applicable."""
+    seat 1 may use the Mexican Train under not-required and not under required, runs with
+    every action it lists left to the engine's rule (since session 64: it was not
+    applicable, and an action both ends refuse, offered, passed unjudged)."""
     rules = tmp_path / "own-train.yaml"
     rules.write_text("name: own-train\nbase: pagat\noptions:\n  own_train_first: other\n",
                      encoding="utf-8")
@@ -306,7 +307,9 @@ def test_an_entry_both_own_train_rules_give_runs_under_one_of_ones_own(
     exp, why = entry_for(fx, rs, SPACE)
     assert why is None and exp is not None and exp in fx.expect
     exp, why = entry_for(fixtures["first-022"], rs, SPACE)
-    assert exp is None and why is not None and "own_train_first" in why
+    assert exp is not None and why is None
+    assert exp.own_actions == ("draw", "play 1-0 on mexican", "play 5-2 on 0")
+    assert exp.legal is not None and set(exp.legal) <= set(exp.own_actions)
 
 
 def test_splices_cut_a_loop_out_of_a_train_or_relay_a_stretch_shorter() -> None:

@@ -80,7 +80,7 @@ def legal_cut(ctx: Context, st: State, legal: Sequence[Action], got: Any,
         return None
     texts = tuple(sorted(action_text(codec.action_to_json(st, a)) for a in legal))
     exp = _cut(ctx, st, Expectation(variants=(), legal=texts), options)
-    if exp is None or exp.legal is None:  # (every action the rule's: bracket_cut)
+    if exp is None or exp.legal is None:
         return None
     aside, only = set(exp.own_actions), exp.only_actions
 
