@@ -29,10 +29,17 @@ def _test_functions(path: Path) -> dict[str, bool]:
                 and "mark.slow" in ast.unparse(node.value)):
             return {}
     found: dict[str, bool] = {}
-    for each in ast.walk(tree):
+    todo: list[ast.AST] = list(tree.body)
+    while todo:  # the statements alone (a def is one): not every expression's node
+        each = todo.pop()
         if isinstance(each, ast.FunctionDef | ast.AsyncFunctionDef) and \
                 each.name.startswith("test"):
             found[each.name] = _marked_slow(each)
+        for field in each._fields:
+            value = getattr(each, field, None)
+            if isinstance(value, list) and value and isinstance(
+                    value[0], ast.stmt | ast.excepthandler | ast.match_case):
+                todo += value
     return found
 
 
