@@ -83,12 +83,17 @@ def survey(fixtures: Iterable[Fixture], cat: Catalog) -> Survey:
 def _ask(st: engine.State, fid: str, variant: str, k: int, found: Survey) -> None:
     legal = engine.legal_actions(st)
     seat = st.seat if 0 <= st.seat < st.players else 0
-    held = [t for t in range(T.TILE_COUNT) if st.hands[seat] & T.BIT[t]]
+    # the tiles read from the masks' bits (a walk over every tile id at every state was a
+    # tenth of the survey)
+    hand, in_set = st.hands[seat], st.rules.set_mask
+    held = T.tiles_of(hand)
     plays = [engine.Action("play", t, train) for t in held for train in range(st.players + 1)]
-    others = [t for t in range(T.TILE_COUNT) if st.rules.set_mask & T.BIT[t] and t not in held]
-    plays += [engine.Action("play", others[0], 0)] if others else []  # a tile not held
-    outside = [t for t in range(T.TILE_COUNT) if not st.rules.set_mask & T.BIT[t]]
-    plays += [engine.Action("play", outside[0], 0)] if outside else []  # not in the set
+    others = in_set & ~hand  # the lowest tile of the set not held
+    if others:
+        plays.append(engine.Action("play", (others & -others).bit_length() - 1, 0))
+    outside = ~in_set & (T.BIT[-1] << 1) - 1  # the lowest tile id not in the set
+    if outside:
+        plays.append(engine.Action("play", (outside & -outside).bit_length() - 1, 0))
     plays += [engine.Action("play", held[0], st.players + 1)] if held else []  # no train
     for action in [*plays, engine.DRAW, engine.PASS, engine.END_CHAIN]:
         # an example is written only where it is the first of its clause (most are not)

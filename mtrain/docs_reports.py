@@ -22,7 +22,7 @@ import importlib
 import json
 import os
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from importlib import metadata
 from pathlib import Path
 from typing import Any
@@ -366,7 +366,7 @@ def _imports(package: str, source: bytes) -> tuple[str, ...]:
     import ast
 
     out: list[str] = []
-    for node in ast.walk(ast.parse(source)):
+    for node in _statements(ast.parse(source).body):
         if isinstance(node, ast.Import):
             out += [a.name for a in node.names]
         elif isinstance(node, ast.ImportFrom):
@@ -378,6 +378,24 @@ def _imports(package: str, source: bytes) -> tuple[str, ...]:
             out.append(base)
             out += [f"{base}.{a.name}" for a in node.names]
     return tuple(out)
+
+
+def _statements(body: list[Any]) -> Iterator[Any]:
+    """Every statement of `body` and of the blocks nested in it (functions, classes,
+    branches, handlers, match cases): an import is a statement, so the expressions, most
+    of a module's nodes, are not walked (ast.walk over them took most of a closure's
+    0.3 CPU s)."""
+    import ast
+
+    todo = list(body)
+    while todo:
+        node = todo.pop()
+        yield node
+        for name in node._fields:
+            value = getattr(node, name, None)
+            if isinstance(value, list) and value and isinstance(
+                    value[0], ast.stmt | ast.excepthandler | ast.match_case):
+                todo += value
 
 
 def inputs_digest(roots: Iterable[str], data: Iterable[str] = ()) -> str:

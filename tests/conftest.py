@@ -13,7 +13,10 @@ in the reference).
 FAST_CASES keeps a few cases of a long parametrised family in the fast loop and marks
 the others slow (the whole suite runs them all); tests/fast_loop_moved.txt names the test
 functions moved out of the fast loop by their cost, each file keeping a test there
-(benchmarks/fast_loop_coverage.py measures that the loop still runs every module).
+(benchmarks/fast_loop_coverage.py measures that the loop still runs every module). At the
+end of a run, a fast test as costly as those moved that no list names (nor
+tests/fast_loop_kept.txt, the costly ones kept on purpose) is reported, and so is a moved
+test the run found cheap (tests/fast_loop_drift.py): the list cannot rot unseen.
 
 The test processes run the garbage collector less often than the interpreter's default
 (GC_THRESHOLD): a tenth of a worker's CPU went to collections walking the corpora, tables
@@ -691,6 +694,21 @@ def _costliest(terminalreporter: pytest.TerminalReporter) -> None:
         f"{' '.join(f'{x:.2f}' for x in os.getloadavg())}; --cpu-table=PATH lists all)")
 
 
+def _list_drift(terminalreporter: pytest.TerminalReporter) -> None:
+    """Whether tests/fast_loop_moved.txt still fits the run's CPU seconds (a report: a
+    costly fast test in no list, a moved test now cheap; tests/fast_loop_drift.py)."""
+    from fast_loop_drift import KEPT_FILE, drift, report_lines
+
+    if not _cpu:
+        return
+    lines = report_lines(drift(_cpu, _slow, read_moved(), read_moved(KEPT_FILE),
+                               FAST_CASES))
+    if lines:
+        terminalreporter.section("the fast loop's lists against this run (CPU seconds)")
+        for line in lines:
+            terminalreporter.write_line(line)
+
+
 def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter,
                             config: pytest.Config) -> None:
     table = config.getoption("cpu_table")
@@ -698,6 +716,7 @@ def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter,
         _cpu_table(terminalreporter, table)  # every file, and every test to the table
     elif _cpu:
         _costliest(terminalreporter)
+    _list_drift(terminalreporter)
     asked = config.getoption("budget")
     over = []
     for nodeid, cpu in _cpu.items():

@@ -16,6 +16,7 @@ measured tile set's stored pieces.
 
 from __future__ import annotations
 
+import functools
 import shutil
 from collections.abc import Sequence
 from pathlib import Path
@@ -35,7 +36,11 @@ from mtrain.spec.ruleset import OTHER
 from mtrain.spec.scope import Space
 
 SPACE = Space()
-MODEL = Model.of(SPACE)
+@functools.cache  # built in a test's body: not at collection, by every worker
+def _model() -> Model:
+    return Model.of(SPACE)
+
+
 KNOWN = list(SPACE.options["scoring"])
 PAGAT = SPACE.point(catalog().ruleset("pagat"))
 PENALTY_RULES = frozenset({"penalty", "penalty-blocked-winner"})
@@ -63,7 +68,7 @@ class _Solver:
 
     def solve(self, extra: Sequence[Any] = (), ties: bool = False) -> Solution | None:
         for v, fids in self.violated.items():
-            if any(e.eq(MODEL.eq("scoring", v)) for e in extra):
+            if any(e.eq(_model().eq("scoring", v)) for e in extra):
                 return Solution({**PAGAT, "scoring": v}, 10 * len(fids), fids)
         raise AssertionError("only a scoring value is asked")
 
@@ -99,7 +104,7 @@ def _found(pen: tuple[int, int], pos: tuple[int, int]) -> tuple[OptionFinding, s
     best = Solution(values, 0, [])
     f = OptionFinding("scoring", OTHER, "other", 3, against[rival], [rival])
     agree = bugs.agreement("scoring", values, KNOWN, seen, parts)
-    near = _nearest(f, best, cast(Any, _Solver(against)), MODEL, {}, agree)
+    near = _nearest(f, best, cast(Any, _Solver(against)), _model(), {}, agree)
     return near, rival
 
 
@@ -152,7 +157,7 @@ def test_no_fixture_telling_the_values_apart_keeps_the_solvers_rival() -> None:
     agree = bugs.agreement("scoring", values, KNOWN, seen, parts)
     assert all(told == 0 for _, told in agree.values())
     f = OptionFinding("scoring", OTHER, "other", 1, ["alike"], ["positive"])
-    near = _nearest(f, Solution(values, 0, []), cast(Any, _Solver({})), MODEL, {}, agree)
+    near = _nearest(f, Solution(values, 0, []), cast(Any, _Solver({})), _model(), {}, agree)
     assert near is f
     assert "answers as" not in _other_mark(near)
 
@@ -207,7 +212,7 @@ def _weighed(shown: int, against: int) -> OptionFinding:
     bad = [f"m-{i:03}" for i in range(against)]
     f = OptionFinding("blank_values", "face", "sure", 5, [f"s-{i:03}" for i in range(shown)])
     best = Solution({**PAGAT, "blank_values": "face"}, 10 * against, bad)
-    return _contradicted(f, best, cast(Any, _NoRival()), MODEL, cat,
+    return _contradicted(f, best, cast(Any, _NoRival()), _model(), cat,
                          {fid: frozenset(own[:1]) for fid in bad}, lambda fid, o: True)
 
 

@@ -43,11 +43,26 @@ def modules() -> dict[str, Path]:
 MODULES = modules()
 
 
+def _statements(body: list[ast.stmt]) -> Iterator[ast.AST]:
+    """Every statement of `body` and of the blocks nested in it: an import is a statement,
+    so the expressions (most of a module's nodes, and of the graph's CPU with ast.walk)
+    are not walked; the same imports as ast.walk on every module (session 64)."""
+    todo: list[ast.AST] = list(body)
+    while todo:
+        node = todo.pop()
+        yield node
+        for field in node._fields:
+            value = getattr(node, field, None)
+            if isinstance(value, list) and value and isinstance(
+                    value[0], ast.stmt | ast.excepthandler | ast.match_case):
+                todo += value
+
+
 def imports(name: str, path: Path) -> Iterator[str]:
     """The project modules `name` imports (a `from package import module` counts as the
     module; a name from a package's __init__ as the package)."""
     package = name if path.name == "__init__.py" else name.rsplit(".", 1)[0]
-    for node in ast.walk(ast.parse(path.read_text(), str(path))):
+    for node in _statements(ast.parse(path.read_text(), str(path)).body):
         if isinstance(node, ast.Import):
             targets = [a.name for a in node.names]
         elif isinstance(node, ast.ImportFrom):

@@ -9,6 +9,7 @@ other options takes wherever the two tables agree on the fixture's player count.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterator
 
 import pytest
@@ -33,7 +34,9 @@ def fixtures() -> Iterator[Fixture]:
             yield from load_file(path)
 
 
-FIXTURES = list(fixtures())
+@functools.cache  # loaded in a test's body: not at collection, by every worker
+def _fixtures() -> tuple[Fixture, ...]:
+    return tuple(fixtures())
 
 
 def players(fx: Fixture) -> int:
@@ -49,7 +52,7 @@ def own(rs: Ruleset, table: tuple[tuple[int, int], ...] = OWN) -> Ruleset:
 
 
 def test_the_corpus_has_deal_engine_and_seat_fixtures() -> None:
-    assert len(FIXTURES) >= 40
+    assert len(_fixtures()) >= 40
 
 
 @pytest.mark.parametrize("variant", ["pagat", "puremco", "pagat+wikipedia-doubles"])
@@ -59,7 +62,7 @@ def test_an_own_table_takes_every_entry_its_agreeing_rows_take(variant: str) -> 
     mine = own(shipped)
     table = dict(shipped.hand_table)
     taken, missed = 0, []
-    for fx in FIXTURES:
+    for fx in _fixtures():
         n = players(fx)
         if table.get(n) != dict(OWN).get(n):
             continue  # the tables part where the fixture deals: nothing to carry over
@@ -81,7 +84,7 @@ def test_an_own_table_takes_every_entry_its_agreeing_rows_take(variant: str) -> 
 
 def test_a_row_that_differs_is_not_carried_over() -> None:
     # deal-019 deals 2 players; pagat's 15 each is not this table's 14
-    (fx,) = [f for f in FIXTURES if f.id == "deal-019"]
+    (fx,) = [f for f in _fixtures() if f.id == "deal-019"]
     pagat = catalog().ruleset("pagat")
     exp, _ = entry_for(fx, pagat, SPACE)
     assert exp is not None
@@ -94,7 +97,7 @@ def test_a_row_that_differs_is_not_carried_over() -> None:
 def test_a_refused_deal_follows_the_rows_listed() -> None:
     # a deal the table does not list is refused (DEAL-7): carried over only to tables
     # that lack the count too
-    refused = [fx for fx in FIXTURES if any(e.refused_setup is not None for e in fx.expect)]
+    refused = [fx for fx in _fixtures() if any(e.refused_setup is not None for e in fx.expect)]
     checked = 0
     for variant in ("pagat", "puremco", "puremco-d9"):
         shipped = catalog().ruleset(variant)
@@ -148,7 +151,7 @@ def test_an_own_table_with_a_rule_of_its_own_runs_the_deal_fixtures() -> None:
                "starting_seat": "rotate"}
     choices = tuple((o, changed.get(o, v)) for o, v in pagat.choices)
     mine = Ruleset("own+other", choices, OWN)
-    (fx,) = [f for f in FIXTURES if f.id == "deal-019"]  # 2 players, 16 each
+    (fx,) = [f for f in _fixtures() if f.id == "deal-019"]  # 2 players, 16 each
     exp, why = entry_for(fx, mine, SPACE)
     assert exp is not None, why
     sent = stand_in(mine, exp, SPACE)
@@ -168,14 +171,14 @@ def test_a_row_no_table_has_keeps_an_outcome_the_table_does_not_change() -> None
     rotating = Ruleset("rotate", tuple((o, "rotate" if o == "starting_seat" else v)
                                        for o, v in base.choices), base.hand_table)
     odd = ((2, 18), (3, 15), (4, 15))
-    (seat,) = [f for f in FIXTURES if f.id == "seat-014"]
+    (seat,) = [f for f in _fixtures() if f.id == "seat-014"]
     exp, why = entry_for(seat, rotating, SPACE)
     assert exp is not None, why
     assert applies(exp, seat, own(rotating, odd), SPACE) is None
     # (pagat: the engine's holder lays it and starts; an engine-holder start under a set-aside
     # engine is no rule set, and the scopes written since session 61 list no such value)
     holder = catalog().ruleset("pagat")
-    (deal,) = [f for f in FIXTURES if f.id == "deal-019"]
+    (deal,) = [f for f in _fixtures() if f.id == "deal-019"]
     dexp, why = entry_for(deal, holder, SPACE)
     assert dexp is not None, why
     assert applies(dexp, deal, own(holder, odd), SPACE) is not None
@@ -190,7 +193,7 @@ def test_fixtures_at_player_counts_a_table_does_not_deal_are_counted_apart() -> 
     from mtrain.conformance.selection import seats_warning, select
 
     rs = own(catalog().ruleset("pagat"), ((5, 14), (6, 13), (7, 12), (8, 11)))
-    chosen = [fx for fx in FIXTURES if players(fx) in (3, 4, 5, 6, 9)]
+    chosen = [fx for fx in _fixtures() if players(fx) in (3, 4, 5, 6, 9)]
     tasks, outside = select(chosen, [rs], [], SPACE)
     by = outside.counts[rs.name]
     ran = {t.fixture.id for t in tasks}

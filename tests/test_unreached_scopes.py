@@ -5,6 +5,7 @@ not run there, for shipped rule sets as for rule sets of one's own."""
 
 from __future__ import annotations
 
+import functools
 from pathlib import Path
 from typing import ClassVar
 
@@ -165,7 +166,8 @@ def test_identify_keeps_what_the_play_found_where_a_table_is_never_reached() -> 
     assert any("pass" in p.outcomes for p in pieces_of(part, SPACE))
 
 
-def _shaped_at_pagat() -> set[str]:
+@functools.cache  # read in a test's body: not at collection, by every worker
+def _shaped_at_pagat() -> frozenset[str]:
     from mtrain.spec.notation import FixtureError
 
     pagat, out = catalog().ruleset("pagat"), set()
@@ -175,10 +177,7 @@ def _shaped_at_pagat() -> set[str]:
                 out.add(fx.id)
         except (FixtureError, ValueError, KeyError):
             continue
-    return out
-
-
-SHAPED_AT_PAGAT = _shaped_at_pagat()
+    return frozenset(out)
 
 
 def test_never_reached_answers_as_the_model_under_every_rule_set() -> None:
@@ -190,7 +189,7 @@ def test_never_reached_answers_as_the_model_under_every_rule_set() -> None:
 
     traced._shaped.clear()
     rulesets = default_rulesets(FIXTURES)
-    shaped = [fx for fx in FIXTURES if fx.id in SHAPED_AT_PAGAT]
+    shaped = [fx for fx in FIXTURES if fx.id in _shaped_at_pagat()]
     assert len(shaped) > 50
     said = {None: 0, "unreached": 0, "unbuilt": 0}
     for fx in shaped:
