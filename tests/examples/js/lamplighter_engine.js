@@ -18,10 +18,13 @@
 const readline = require('readline');
 
 const FIXED = process.argv.includes('--fixed') || process.env.LAMPLIGHTER_FIXED === '1';
+// LAMPLIGHTER_ONLY=drawnAny (say) plants that bug alone, to see what each one costs
+const ONLY = process.env.LAMPLIGHTER_ONLY;
+const on = (name) => !FIXED && (!ONLY || ONLY === name);
 const BUG = {
-  drawnAny: !FIXED,   // after a draw any fitting tile may be played, not only the drawn one
-  bottomDraw: !FIXED, // a draw takes the boneyard's last tile
-  noOut: !FIXED,      // going out does not count in `outs`
+  drawnAny: on('drawnAny'),     // after a draw any fitting tile may be played, not only the drawn one
+  bottomDraw: on('bottomDraw'), // a draw takes the boneyard's last tile
+  noOut: on('noOut'),           // going out does not count in `outs`
 };
 
 const TOP = 15;
