@@ -1331,7 +1331,10 @@ TRESTLE = Engine(
            "early-block": r"^passes: expected \d+, got \d+$",
            "drawn-double": r"^phase: expected follow, got start$"},
     fuzz={"silent-pass": r"^after pass: marked$",
-          "early-block": r"^after pass: passes$",
+          # (bug 2 also ends a round early: since the reference reads the marker rule as a
+          # turn passes to a marked seat, such a pass is judged with its markers aside and
+          # named by the round's end, game 7; no reproducer, REACH-DRAWN: session 64)
+          "early-block": r"^(after pass: passes|round end: result)$",
           "drawn-double": r"^after play: turn_doubles$"},
     found=(),
     least=1050,
