@@ -357,7 +357,8 @@ HOUSE = "name: house\nbase: pagat\noptions:\n  hand_sizes: {2: 15, 3: 15, 4: 15}
     ("[house+blanks-25]", "house is a rule-set file ({rules}): it takes no overlays"),
     # "known: pagat, puremco, puremco-d9", where the file the fixture names is known too
     ("[houses]", "unknown variant 'houses'; known: pagat, puremco, puremco-d9 (and the "
-     "rule-set files double-10, double-16, double-18, double-6, double-8, house)")])
+     "rule-set files double-10, double-11, double-13, double-14, double-16, double-17,"
+     " double-18, double-6, double-7, double-8, house)")])
 def test_a_fixtures_own_rule_set_named_wrong_is_told_what_it_names(
         capsys: pytest.CaptureFixture[str], tmp_path: Path, variants: str, said: str) -> None:
     from mtrain.spec.catalog import catalog
@@ -456,7 +457,8 @@ def test_a_hello_naming_a_rule_set_there_is_not_is_warned_of(
     assert [w for w in report["warnings"] if w.startswith("the hello's variants")] == [
         f"the hello's variants name '{n}', which is no rule set here (unknown variant "
         f"'{n}'{HINTS.get(n, '')}; known: pagat, puremco, puremco-d9 (and the rule-set "
-        "files double-10, double-16, double-18, double-6, double-8)): nothing is run under it"
+        "files double-10, double-11, double-13, double-14, double-16, double-17,"
+        " double-18, double-6, double-7, double-8)): nothing is run under it"
         for n in warned]
 
 
@@ -542,7 +544,8 @@ def test_a_value_that_is_no_name_is_an_unknown_value_of_its_option(
 @pytest.mark.parametrize("variant, said", [
     # only "skip entry own-001 [nosuch] matches no selected fixture"
     ("nosuch", "no variant or rule-set file is named 'nosuch' (variants: pagat, puremco, "
-     "puremco-d9; rule-set files: double-10, double-16, double-18, double-6, double-8)"),
+     "puremco-d9; rule-set files: double-10, double-11, double-13, double-14, double-16, "
+     "double-17, double-18, double-6, double-7, double-8)"),
     ("pagat+blanks-52", "no overlay is named 'blanks-52' (overlays: after-engine-start, "),
     ("double-10+blanks-25", "double-10 is a rule-set file, which takes no overlays")])
 def test_a_skip_entry_naming_no_rule_set_is_warned_of_at_its_line(
@@ -645,7 +648,8 @@ def test_a_known_finding_naming_no_rule_set_is_warned_of_by_fuzz_too(
     assert capsys.readouterr().err.splitlines()[0] == (
         f"warning: --known {known}:2: entry 2: variant 'pagta' is no rule set: no variant or "
         "rule-set file is named 'pagta' (variants: pagat, puremco, puremco-d9; rule-set "
-        "files: double-10, double-16, double-18, double-6, double-8), nor does this run play "
+        "files: double-10, double-11, double-13, double-14, double-16, double-17,"
+     " double-18, double-6, double-7, double-8), nor does this run play "
         "one of that name: the entry skips nothing")
 
 
@@ -673,8 +677,9 @@ def test_a_variant_that_is_no_name_is_told_what_a_fixture_names_there(
     assert lint_errors(capsys, "--no-scopes", path) == [
         f"error: {path}:19: [0].expect[0].variants[0]: '{variant.strip(chr(34))}' is no rule "
         "set's name (a variant, base+overlay+... or a rule-set file's name, in lower case; "
-        "variants: pagat, puremco, puremco-d9; rule-set files: double-10, double-16, "
-        f"double-18, double-6, double-8){own}"]
+        "variants: pagat, puremco, puremco-d9; rule-set files: double-10, double-11, "
+        "double-13, double-14, double-16, double-17, double-18, double-6, double-7, "
+        f"double-8){own}"]
 
 
 @pytest.mark.parametrize("old, new, line, said", [
