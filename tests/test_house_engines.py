@@ -2286,7 +2286,10 @@ BOXCAR = Engine(
           "any open double": r"^allows play \(DBL-7\)$",
           "the last double wants a partner": r"^round end: result$"},
     found=(),
-    least=900,  # 935: most hand-written fixtures are at 2 or 3 seats
+    # 935: most hand-written fixtures are at 2 or 3 seats; 898 since the reference reads
+    # the marker rule as a turn passes to a marked seat (session 64, for lamplighter's
+    # marker off at its owner's turn start): 32 situations no longer speak for its rule
+    least=890,
     truth={"tile_set": "double-15", "hand_sizes": "custom", "engine_procedure": "set-aside",
            "starting_seat": "rotate", "first_turn": "single", "mexican_first_turn": "anyone",
            "own_train_first": "not-required", "doubles": "open", "follow_up": "anywhere",
