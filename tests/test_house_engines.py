@@ -6,9 +6,9 @@ interlock, coupling and flagstop in process; tortoise, gondola, hopper, reefer, 
 handcar, reachstacker, dolly and lamplighter, in JavaScript for node; bogie, trolley and
 tipper, in C, compiled by gcc; dandy, waybill and kettle, in Perl 5; drover, tanker and
 wagonway, in Java 17, compiled by javac; gantry and wye, in C++17, compiled by g++; flatcar,
-ballbridge, brakeman and stevedore, in Rust, compiled by rustc; and bogey, in Tcl 8.6, run by tclsh): house rules,
-some no known value describes, tables of their own, and planted bugs, all written down in the
-engine's docstring (or header) before the suite ran.
+ballbridge, brakeman and stevedore, in Rust, compiled by rustc; and bogey, in Tcl 8.6, run
+by tclsh): house rules, some no known value describes, tables of their own, and planted
+bugs, all written down in the engine's docstring (or header) before the suite ran.
 
 For each: conform under its honest rule-set file, with the planted bugs switched off
 (`--fixed`), fails nothing (but a bug the docstring records as found, not planted): no
