@@ -143,7 +143,10 @@ def declared_ruleset(info: Mapping[str, Any] | None) -> Ruleset | None:
             raise DeclarationError(f"{e} (players -> tiles, e.g. {{\"2\": 15}})") from None
         named = [v.name for v in cat.options["hand_sizes"].values.values() if v.table == table]
         if options["hand_sizes"] in (CUSTOM, OTHER):
-            options["hand_sizes"] = named[0] if named else CUSTOM
+            # a table of one's own whose rows a named table of another set has (DEAL-10)
+            # is still one's own, as a rule-set file reads it (spec/catalog.py)
+            fits = [v for v in named if not cat.conflicts({**options, "hand_sizes": v}, table)]
+            options["hand_sizes"] = fits[0] if fits else CUSTOM
         elif options["hand_sizes"] not in named:  # which of the two does it deal?
             raise DeclarationError(f"`rules.hand_sizes` is not the table `rules.options."
                                    f"hand_sizes` names ({options['hand_sizes']}): give one "

@@ -3,12 +3,12 @@
 switchback, siding, tenwheeler, pullman, tender, viaduct, ballast, trestle, layover,
 marshal, sleeper, tramway, dispatcher, coaling, gandy, boxcar; turntable, signalbox, semaphore,
 interlock, coupling and flagstop in process; tortoise, gondola, hopper, reefer, hostler,
-handcar, reachstacker and dolly, in JavaScript for node; bogie, trolley and tipper, in C,
-compiled by gcc; dandy, waybill and kettle, in Perl 5; drover, tanker and wagonway, in Java 17,
-compiled by javac; gantry and wye, in C++17, compiled by g++; flatcar, ballbridge, brakeman and
-stevedore, in Rust, compiled by rustc; and bogey, in Tcl 8.6, run by tclsh): house rules,
-some no known value describes, tables of their own, and planted bugs, all written down in the
-engine's docstring (or header) before the suite ran.
+handcar, reachstacker, dolly and lamplighter, in JavaScript for node; bogie, trolley and
+tipper, in C, compiled by gcc; dandy, waybill and kettle, in Perl 5; drover, tanker and
+wagonway, in Java 17, compiled by javac; gantry and wye, in C++17, compiled by g++; flatcar,
+ballbridge, brakeman and stevedore, in Rust, compiled by rustc; and bogey, in Tcl 8.6, run
+by tclsh): house rules, some no known value describes, tables of their own, and planted
+bugs, all written down in the engine's docstring (or header) before the suite ran.
 
 For each: conform under its honest rule-set file, with the planted bugs switched off
 (`--fixed`), fails nothing (but a bug the docstring records as found, not planted): no
@@ -1331,7 +1331,10 @@ TRESTLE = Engine(
            "early-block": r"^passes: expected \d+, got \d+$",
            "drawn-double": r"^phase: expected follow, got start$"},
     fuzz={"silent-pass": r"^after pass: marked$",
-          "early-block": r"^after pass: passes$",
+          # (bug 2 also ends a round early: since the reference reads the marker rule as a
+          # turn passes to a marked seat, such a pass is judged with its markers aside and
+          # named by the round's end, game 7; no reproducer, REACH-DRAWN: session 64)
+          "early-block": r"^(after pass: passes|round end: result)$",
           "drawn-double": r"^after play: turn_doubles$"},
     found=(),
     least=1050,
@@ -2283,7 +2286,10 @@ BOXCAR = Engine(
           "any open double": r"^allows play \(DBL-7\)$",
           "the last double wants a partner": r"^round end: result$"},
     found=(),
-    least=900,  # 935: most hand-written fixtures are at 2 or 3 seats
+    # 935: most hand-written fixtures are at 2 or 3 seats; 898 since the reference reads
+    # the marker rule as a turn passes to a marked seat (session 64, for lamplighter's
+    # marker off at its owner's turn start): 32 situations no longer speak for its rule
+    least=890,
     truth={"tile_set": "double-15", "hand_sizes": "custom", "engine_procedure": "set-aside",
            "starting_seat": "rotate", "first_turn": "single", "mexican_first_turn": "anyone",
            "own_train_first": "not-required", "doubles": "open", "follow_up": "anywhere",
@@ -2390,6 +2396,43 @@ KETTLE = Engine(
              "drawn-home": ("TURN-3", "TRAIN-4")},
     perl=True,
 )
+LAMPLIGHTER = Engine(
+    "lamplighter",
+    # in JavaScript for node, written from shared/RULES.md, the implementer's guide and the
+    # protocol alone (session 64, tests/test_house_s64.py): a double-15 set for 2 to 8
+    # players with a table of its own (16, 15, 14, 13, 12, 11, 10: row for row goodsam's
+    # double-12 table, which its hello's declaration was refused as until
+    # tests/test_house_s64.py), doubles as ordinary tiles, and three house rules: a marker
+    # comes off as its owner's turn begins ("lamps out at dawn", `marker_removal: other`),
+    # a round with the boneyard empty is blocked once every train is marked ("all lamps
+    # lit", `blocked_round: other`), equal lowest totals go to the fewest doubles in the
+    # last hand ("fewest doubles", `tie_rule: other`). Bugs off: 1,329 pass, 247 not
+    # applicable (218 doubles never open, 7 engine searches, 5 chains; 12 its marker rule,
+    # 4 its table, 1 its blocked round); 150 fixtures at 9 seats or more (DEAL-7); fuzz
+    # (12 games, seed 1) nothing. Before the reference read the marker rule as a turn
+    # passes to a marked seat, 54 situations failed bugs off (TURN-4 39, MARK-3 15). Bugs
+    # on: 439 fail, TURN-2 301 (bug 2, the draw from the boneyard's far end: which tile a
+    # draw takes is TURN-2's, field_clauses.DRAWN_TILE), MATCH-5 138 (bug 3). Bug 1 (any
+    # fitting tile offered after a draw) cannot show: a player draws only when no tile in
+    # hand fits, and nothing changes the trains before the drawn tile is played, so the
+    # drawn tile is the only one that fits (no table of its rules has another): nothing
+    # finds it, rightly
+    shows={"drawn-any": "",
+           "bottom-draw": r"replay after step \d+ `draw`: hand \d+: expected",
+           "no-out": r"^outs: expected \[[0-9, ]+\], got \[[0-9, ]+\]$"},
+    fuzz={"bottom-draw": r"^after draw: (hands|drawn|boneyard)$",
+          "no-out": r"^round end: outs$"},
+    found=(),
+    least=1300,
+    truth={"tile_set": "double-15", "hand_sizes": "custom", "engine_procedure": "set-aside",
+           "starting_seat": "rotate", "first_turn": "single", "mexican_first_turn": "anyone",
+           "own_train_first": "not-required", "doubles": "ordinary", "follow_up": "anywhere",
+           "double_order": "oldest-first", "uncoverable_double": "stays-open",
+           "marker_removal": "other", "draw_rule": "draw-one", "blocked_round": "other",
+           "scoring": "penalty", "blank_values": "face", "tie_rule": "other"},
+    charged={"bottom-draw": "TURN-2", "no-out": "MATCH-5"},
+    node=True,
+)
 ENGINES = [CANTINA, SIXES, RAILYARD, SHED, NINEPINS, CABOOSE, JUNCTION, ROUNDHOUSE, HUMP,
            TANDEM, SWITCHBACK, TURNTABLE, SIGNALBOX, SIDING, SEMAPHORE, INTERLOCK, TENWHEELER,
            COUPLING, PULLMAN, FLAGSTOP, TENDER, VIADUCT, BALLAST, TRESTLE, LAYOVER, MARSHAL,
@@ -2443,7 +2486,10 @@ ENGINES = [CANTINA, SIXES, RAILYARD, SHED, NINEPINS, CABOOSE, JUNCTION, ROUNDHOU
            pytest.param(DRAWBAR, id=DRAWBAR.name, marks=pytest.mark.skipif(
                RUSTC is None, reason="rustc is not installed: drawbar is a Rust engine")),
            pytest.param(KETTLE, id=KETTLE.name, marks=pytest.mark.skipif(
-               PERL_MISSING is not None, reason=PERL_MISSING or ""))]
+               PERL_MISSING is not None, reason=PERL_MISSING or "")),
+           pytest.param(LAMPLIGHTER, id=LAMPLIGHTER.name, marks=pytest.mark.skipif(
+               NODE is None, reason="node is not installed: lamplighter is a JavaScript "
+                                    "engine"))]
 
 
 def conform(target: list[str], rules: str, tmp_path: Path) -> dict[str, Any]:
@@ -2715,7 +2761,7 @@ IDENTIFIED = [e for e in ENGINES if isinstance(e, Engine)  # tortoise, gondola, 
               and e not in (HUMP, TANDEM, TURNTABLE, SIGNALBOX, SEMAPHORE, INTERLOCK,
                              TENWHEELER, COUPLING, PULLMAN, FLAGSTOP, TENDER, BALLAST,
                              TRESTLE, LAYOVER, MARSHAL, SLEEPER, TRAMWAY, DISPATCHER,
-                             TIPPER, COALING, GANDY, BOXCAR, KETTLE)] + [
+                             TIPPER, COALING, GANDY, BOXCAR, KETTLE, LAMPLIGHTER)] + [
     pytest.param(DRAWBAR, id=DRAWBAR.name, marks=pytest.mark.skipif(
         RUSTC is None, reason="rustc is not installed: drawbar is a Rust engine"))]
 

@@ -218,11 +218,19 @@ def marker_removal(tr: Trace) -> bool:
     """MARK-3 to MARK-5: a tile is laid while the mover's marker or the train's is up;
     and the rule's own question, when a marker comes off, at its owner's draw (no known
     value takes it off there; a rule of one's own may: tests/examples/perl/
-    dandy_engine.pl)."""
-    for s, step in tr.steps():
+    dandy_engine.pl), and as its owner's turn begins (a rule of one's own may take it off
+    then: tests/examples/js/lamplighter_engine.js)."""
+    for k, (s, step) in enumerate(tr.steps()):
         if (step == "draw" and s["phase"] not in ("over", "engine")
                 and s["trains"][s["seat"]]["marker"]):
             return True
+        after = tr.states[k + 1] if k + 1 < len(tr.states) else None
+        if (after is not None and s["phase"] not in ("over", "engine")
+                and (after["phase"] == "start" or (after["phase"] == "over"
+                                                   and after["result"]["end"] == "blocked"))
+                and (after["seat"] != s["seat"] or len(s["hands"]) == 1)
+                and after["trains"][after["seat"]]["marker"]):
+            return True  # the turn passed to a marked seat
         m = ACTION.fullmatch(step)
         if m is None or s["phase"] in ("over", "engine"):
             continue
