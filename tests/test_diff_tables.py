@@ -38,7 +38,7 @@ def test_a_two_player_table_differs_in_no_fixture_it_can_play(tmp_path: Path) ->
     lines = text.getvalue().splitlines()
     assert lines[1] == ("  option hand_sizes: pagat -> custom (2 to 4: 15, 5 and 6: 12, "
                         "7 and 8: 10, 9 and 10: 8 -> 2: 15)")
-    assert lines[-1] == f"not compared: {len(gap['fixtures'])} fixtures: {gap['why']}"
+    assert lines[-1] == f"not compared: {len(gap['fixtures']):,} fixtures: {gap['why']}"
     assert not any(line.startswith("  ") for line in lines[2:])  # no fixture listed
 
 

@@ -30,8 +30,15 @@ def test_identify_then_conform_on_the_house_engine(
     # the docstring's house rules: pagat's, its own table, a tie to the lowest seat
     assert dict(rs.hand_table) == {2: 15, 3: 15, 4: 15, 5: 12, 6: 12, 7: 10, 8: 10}
     pagat = dict(catalog().ruleset("pagat").choices)
-    assert {o: v for o, v in rs.choices if pagat[o] != v} == {
-        "hand_sizes": "custom", "tie_rule": "lowest-seat"}
+    differ = {o: v for o, v in rs.choices if pagat[o] != v}
+    # since session 63 (scen62's restricted and cover-own follow-ups) the planted bug, no
+    # double offered on the Mexican Train, answers on 5 tables as those rules do: follow_up
+    # may be written `other`, but only contradicted, its note naming the bug it may be
+    if differ.get("follow_up") == "other":
+        text = found.read_text(encoding="utf-8")
+        assert "follow_up: 'contradicted" in text and "a bug in DBL-2" in text, text
+        del differ["follow_up"]
+    assert differ == {"hand_sizes": "custom", "tie_rule": "lowest-seat"}
     assert "no rule set explains" in out  # the planted bug, left for conform
     assert main(["conform", "--adapter", ENGINE, "--rules", str(found)]) == 1
     report = capsys.readouterr().out

@@ -104,17 +104,21 @@ def test_a_proposed_scope_lists_no_value_none_of_its_rule_sets_takes() -> None:
     assert sets and not sets & {"double-6", "double-7", "double-8", "double-9"}, sets
 
 
+@pytest.mark.parametrize("fid", ["s61-blank-003", "s61-round-001"])
 def test_a_proposed_scope_holds_the_same_rule_sets_with_its_dead_values_left_out(
-        monkeypatch: pytest.MonkeyPatch) -> None:
+        monkeypatch: pytest.MonkeyPatch, fid: str) -> None:
     space = Space()
-    fx = _corpus_fixture("s61-blank-003")
+    fx = _corpus_fixture(fid)
     part = explore(fx, space)
     pruned = propose(part, space)
     monkeypatch.setattr(partition, "_live", lambda product, space: product)
     grown = propose(part, space)
     listed = sum(len(vs) for scope in pruned for p in scope.products for _, vs in p.allowed)
-    assert listed < sum(len(vs) for scope in grown for p in scope.products
-                        for _, vs in p.allowed)
+    unpruned = sum(len(vs) for scope in grown for p in scope.products for _, vs in p.allowed)
+    # since session 63 the partition keeps together the hand tables that answer a run's
+    # rows alike, and s61-blank-003's proposal has no dead value left (its 11 tables came
+    # from regions split per table); s61-round-001's still has (288 values against 443)
+    assert listed < unpruned if fid == "s61-round-001" else listed <= unpruned
     rng = random.Random(61)
     points = 0
     for _ in range(3000):  # valid rule sets of the space, drawn one option value at a time
@@ -127,6 +131,8 @@ def test_a_proposed_scope_holds_the_same_rule_sets_with_its_dead_values_left_out
         for a, b in zip(pruned, grown, strict=True):
             assert a.contains(values) == b.contains(values), values
     assert points > 1000
+    if fid != "s61-blank-003":
+        return
     # and every entry's rule sets on double-13 are still there
     on13 = {"tile_set": frozenset(("double-13",))}
     assert all(any(space.meets(p.region(), on13) for p in scope.products) for scope in pruned)
