@@ -151,7 +151,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         import coverage  # noqa: F401
     except ImportError:
-        print("fast_loop_coverage: needs coverage.py (pip install coverage)", file=sys.stderr)
+        print("fast_loop_coverage: needs coverage.py (pip install -e .[bench])", file=sys.stderr)
         return 2
     with tempfile.TemporaryDirectory(prefix="fast-loop-coverage-") as tmp:
         status = None
