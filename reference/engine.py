@@ -527,13 +527,14 @@ def _end_turn(state: State) -> None:
         state.first_pending &= ~(1 << seat)  # FIRST-6: one first turn each
     state.seat = (seat + 1) % state.players  # SEAT-1
     state.phase = START
-    if state.markers >> state.seat & 1:
-        # MARK-3..5: no known marker rule takes a marker off as its owner's turn begins,
-        # but a rule of one's own may (tests/examples/js/lamplighter_engine.js): read, so
-        # that it is traced at this moment, as at its owner's draw or play
-        state.rules.marker_rule  # noqa: B018 (a flag read for the trace)
     if not state.boneyard:
         _check_blocked(state)
+    if state.phase == START and state.markers >> state.seat & 1:
+        # MARK-3..5: no known marker rule takes a marker off as its owner's turn begins,
+        # but a rule of one's own may (tests/examples/js/lamplighter_engine.js): read, so
+        # that it is traced at this moment, as at its owner's draw or play. Not where the
+        # round has just ended blocked: no turn begins there
+        state.rules.marker_rule  # noqa: B018 (a flag read for the trace)
 
 
 def _check_blocked(state: State) -> None:

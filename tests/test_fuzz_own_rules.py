@@ -441,9 +441,10 @@ def test_an_action_listed_then_refused_on_a_step_of_its_own_rules_is_a_finding(
     """An engine that lists an action and refuses it when asked contradicts itself under
     any rules: where its own rules decide the step (the draw only own_train_first allows)
     it is a finding, charged to the clause its refusal names, asked again on its table
-    (the probe `listed`) and shrunk; conform cannot run a table whose legal set its own
-    rules decide, so no reproducer is written, and the report says why (it was only a
-    note that the game ended early: 'it did not play an action ... listed')."""
+    (the probe `listed`) and shrunk; conform judges such a table's legal set without the
+    actions its own rules decide (bracket_alone.py), the draw among them, so the engine
+    passes there, no reproducer is written, and the report says why (it was only a note
+    that the game ended early: 'it did not play an action ... listed')."""
     name = rules_file(tmp_path, "own-train-other", own_train_first="other")
     impl = OwnTrainDrawRefused()
     report = F.fuzz(F.Target.of(impl, "own-train"), F.Chooser([name]), 10, 1,
@@ -458,8 +459,9 @@ def test_an_action_listed_then_refused_on_a_step_of_its_own_rules_is_a_finding(
     # asked again on its table and shrunk, the written tiles fewer
     assert group.shrunk is not None and group.shrunk.size < group.best.probe.size
     assert group.path is None and group.problems == [
-        "conform would not run it under own-train-other (not applicable: its outcome "
-        "depends on own_train_first (played its own way))", LISTED_OWN]
+        "it passes against own-train: the disagreement did not reproduce in what conform "
+        "judges of it (its entry cut to what own_train_first (played its own way) does "
+        "not decide)", LISTED_OWN]
     assert report.cut and all("a refusal of a move its legal answer listed" in k
                               for k in report.cut)
     assert sum(report.cut.values()) == group.count

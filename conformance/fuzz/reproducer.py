@@ -243,6 +243,7 @@ def check(path: Path, text: str, impl: Implementation, label: str,
     reference = ReferenceImplementation()
     for fx in fixtures:
         own = ctx is not None and not any(exp.variants for exp in fx.expect)
+        cut_by = ""  # the rules of its own a cut entry leaves out, as said when it passes
         # what conform runs of it: a table its own rules decide is not run there, and an
         # entry they decide in part is cut down (a match's end left to its own length)
         entry = fx.expect[0]
@@ -253,6 +254,7 @@ def check(path: Path, text: str, impl: Implementation, label: str,
                                 f"applicable: {why or 'its entries speak about other rules'})")
             elif cut is not entry:  # cut down: run as conform runs it, under its own rules
                 own, entry = True, cut
+                cut_by = ", ".join(sorted(ctx.unknown))
         if ctx is not None:
             problems += off_rotation(fx, ctx)
         if own and ctx is not None:
@@ -290,5 +292,8 @@ def check(path: Path, text: str, impl: Implementation, label: str,
                 problems.append(f"conform would set it aside: {aside[1]}")
         charged += [c for o in outcomes if o.status == "fail" for c in o.charged]
         if all(o.status == "pass" for o in outcomes) and outcomes:
-            problems.append(f"it passes against {label}: the disagreement did not reproduce")
+            problems.append(
+                f"it passes against {label}: the disagreement did not reproduce"
+                + (f" in what conform judges of it (its entry cut to what {cut_by} "
+                   "(played its own way) does not decide)" if cut_by else ""))
     return Checked(problems, tuple(dict.fromkeys(charged)))
