@@ -12,8 +12,8 @@ raises, as starting it directly would have); it says nothing, its end closed, wh
 became the engine itself (no subreaper here: the engine runs as if started directly).
 The harness closes its end to have everything killed; a harness killed outright closes
 it too. The engine starts under a seccomp filter (x86_64, aarch64) that refuses it a
-signal to the harness, its group or every process at once: once the engine has killed
-this reaper, its parent is the harness.
+signal to the harness (by its id or a thread's, a pidfd, a file's owner), its group or
+every process at once: once the engine has killed this reaper, its parent is the harness.
 
 Run as a script, it imports nothing of the project (like watchdog.py), and as little of
 Python's own as it can: it starts with every engine."""
@@ -49,41 +49,92 @@ def _subreaper() -> bool:
         return False
 
 
-# Each architecture's audit id and the numbers of the calls that signal a process named
-# by its first argument: kill, tkill, tgkill, rt_sigqueueinfo, rt_tgsigqueueinfo and
-# pidfd_open (whose descriptor pidfd_send_signal would use)
-_SIGNALLING = {
-    0xC000003E: (62, 200, 234, 129, 297, 434),  # x86_64
-    0xC00000B7: (129, 130, 131, 138, 240, 434),  # aarch64
+# Each architecture's audit id and its calls, by what the filter looks at in them:
+# `named`, the calls that signal the process named by their first argument (kill, tgkill,
+# rt_sigqueueinfo, rt_tgsigqueueinfo) and pidfd_open; `refused`, those refused whatever
+# they name: tkill (a thread by its id alone: the harness's threads started after the
+# engine are in no list made before it) and pidfd_send_signal (its pidfd may be opened
+# from /proc/PID, which no filter sees); then fcntl and ioctl, whose F_SETOWN and
+# FIOSETOWN make a process the target of a file's SIGIO (or of any signal F_SETSIG
+# names): set on the engine's end of a pipe, the harness's reads and writes signal it
+_CALLS = {  # audit id: (named, refused, fcntl, ioctl)
+    0xC000003E: ((62, 234, 129, 297, 434), (200, 424), 72, 16),  # x86_64
+    0xC00000B7: ((129, 131, 138, 240, 434), (130, 424), 25, 29),  # aarch64
 }
 _X32 = 0x40000000
-"""x86_64's x32 calls are its own numbers with this bit set."""
+"""x86_64's x32 calls: its own numbers with this bit set (rt_sigqueueinfo,
+rt_tgsigqueueinfo and ioctl have numbers of their own there)."""
+_X32_OWN = {129: 524, 297: 536, 16: 514}
+F_SETOWN, F_SETOWN_EX = 8, 15
+FIOSETOWN, SIOCSPGRP = 0x8901, 0x8902
+THREADS = 100
+"""The harness's threads named at most (a conditional jump goes 255 instructions on)."""
 
 
-def _filter(harness: int, group: int) -> bytes:
-    """A seccomp program (classic BPF) refusing (EPERM) a signal to `harness`, to its
-    group and to every process at once (-1): once the engine has killed its reaper, its
-    parent is the harness (a subreaper), which `kill(getppid())` killed next, and the
-    report with it. What it signals otherwise, its reaper included, is left as it was."""
+def _filter(harness: int, group: int, threads: tuple[int, ...] = ()) -> bytes:
+    """A seccomp program (classic BPF) refusing (EPERM) a signal to `harness`, to one of
+    its `threads` (a kill of a thread's id signals its process), to its group and to
+    every process at once (-1): once the engine has killed its reaper, its parent is the
+    harness (a subreaper), which `kill(getppid())` killed next, and the report with it.
+    What it signals otherwise, its reaper included, is left as it was."""
     import struct
 
     allow, deny = 0x7FFF0000, 0x00050000 | 1  # SECCOMP_RET_ALLOW, SECCOMP_RET_ERRNO|EPERM
     targets = [harness & 0xFFFFFFFF, -group & 0xFFFFFFFF, 0xFFFFFFFF]
-    code: list[tuple[int, int, int, int]] = []  # (op, jump if true, jump if false, k)
-    ld, jeq, ret = 0x20, 0x15, 0x06  # BPF_LD|W|ABS, BPF_JMP|JEQ|K, BPF_RET|K
-    for arch, calls in _SIGNALLING.items():
-        numbers = calls + tuple(_X32 | n for n in calls) if arch == 0xC000003E else calls
-        body: list[tuple[int, int, int, int]] = [(ld, 0, 0, 0)]  # the call's number
-        for i, number in enumerate(numbers):  # to the check of the first argument
-            body.append((jeq, len(numbers) - i, 0, number))
-        body.append((ret, 0, 0, allow))
-        body.append((ld, 0, 0, 16))  # the low 32 bits of the first argument (a pid_t)
-        for i, target in enumerate(targets):
-            body.append((jeq, len(targets) - i, 0, target))
-        body += [(ret, 0, 0, allow), (ret, 0, 0, deny)]
-        code += [(ld, 0, 0, 4), (jeq, 0, len(body), arch), *body]  # this architecture's?
+    targets += [t & 0xFFFFFFFF for t in threads if t != harness][:THREADS]
+    # BPF_LD|W|ABS, BPF_JMP|JEQ|K, BPF_JMP|JA, BPF_RET|K
+    ld, jeq, ja, ret = 0x20, 0x15, 0x05, 0x06
+    # (op, jump if true, jump if false, k), a jump (and ja's k) given as its label
+    code: list[tuple[int, int | str, int | str, int | str]] = []
+    labels: dict[str, int] = {}
+
+    def label(name: str) -> None:
+        labels[name] = len(code)
+
+    def pid_check(name: str, arg: int) -> None:  # the low 32 bits of an argument (a pid_t)
+        code.append((ld, 0, 0, 16 + 8 * arg))
+        code.extend((jeq, name, 0, target) for target in targets)
+        code.append((ret, 0, 0, allow))
+        label(name)
+        code.append((ret, 0, 0, deny))
+
+    for arch, (named, refused, fcntl, ioctl) in _CALLS.items():
+        a = f"{arch:x}"
+
+        def both(numbers: tuple[int, ...], x32: bool = arch == 0xC000003E) -> list[int]:
+            return [*numbers, *(_X32 | _X32_OWN.get(n, n) for n in numbers)] if x32 \
+                else list(numbers)
+
+        code += [(ld, 0, 0, 4), (jeq, 1, 0, arch), (ja, 0, 0, f"not {a}"), (ld, 0, 0, 0)]
+        code.extend((jeq, f"deny {a}", 0, n) for n in both(refused))
+        code.extend((jeq, f"ioctl {a}", 0, n) for n in both((ioctl,)))
+        code.extend((jeq, f"fcntl {a}", 0, n) for n in both((fcntl,)))
+        code.extend((jeq, f"named {a}", 0, n) for n in both(named))
+        code.append((ret, 0, 0, allow))
+        label(f"ioctl {a}")
+        code += [(ld, 0, 0, 24), (jeq, f"deny {a}", 0, FIOSETOWN),
+                 (jeq, f"deny {a}", 0, SIOCSPGRP), (ret, 0, 0, allow)]
+        label(f"fcntl {a}")
+        code += [(ld, 0, 0, 24), (jeq, f"deny {a}", 0, F_SETOWN_EX),
+                 (jeq, f"owner {a}", 0, F_SETOWN), (ret, 0, 0, allow)]
+        label(f"deny {a}")
+        code.append((ret, 0, 0, deny))
+        label(f"owner {a}")
+        pid_check(f"owned {a}", 2)
+        label(f"named {a}")
+        pid_check(f"signalled {a}", 0)
+        label(f"not {a}")
     code.append((ret, 0, 0, allow))  # another architecture: as before
-    return b"".join(struct.pack("=HBBI", op, jt, jf, k) for op, jt, jf, k in code)
+
+    def offset(at: int, jump: int | str, most: int = 255) -> int:
+        if isinstance(jump, int):
+            return jump
+        assert 0 <= labels[jump] - at - 1 <= most, jump
+        return labels[jump] - at - 1
+
+    return b"".join(struct.pack("=HBBI", op, offset(i, jt), offset(i, jf),
+                                offset(i, k, 0xFFFFFFFF) if op == ja else k)
+                    for i, (op, jt, jf, k) in enumerate(code))
 
 
 def _guard_harness(harness: int) -> None:
@@ -93,7 +144,11 @@ def _guard_harness(harness: int) -> None:
         import ctypes
 
         group = os.getpgid(harness)
-        program = ctypes.create_string_buffer(_filter(harness, group))
+        try:  # its threads now: a kill of one's id kills the harness
+            threads = tuple(int(t) for t in os.listdir(f"/proc/{harness}/task"))
+        except (OSError, ValueError):
+            threads = ()
+        program = ctypes.create_string_buffer(_filter(harness, group, threads))
 
         class Program(ctypes.Structure):
             _fields_ = [("len", ctypes.c_ushort), ("filter", ctypes.c_void_p)]

@@ -151,8 +151,10 @@ def test_the_filter_is_one_program_per_architecture_and_allows_the_rest() -> Non
         op, jt, jf, k = struct.unpack_from("=HBBI", program, 8 * i)
         if op == 0x15:
             assert i + 1 + max(jt, jf) < count, i
-        if op == 0x20:
-            assert k in (0, 4, 16), k  # the number, the architecture, the first argument
+        if op == 0x05:  # (an unconditional jump: past an architecture's part)
+            assert i + 1 + k < count, i
+        if op == 0x20:  # the number, the architecture, the first to third arguments
+            assert k in (0, 4, 16, 24, 32), k
     # the last instruction allows (an architecture the filter does not know)
     assert program[-8:] == struct.pack("=HBBI", 0x06, 0, 0, 0x7FFF0000)
 

@@ -1,0 +1,188 @@
+"""Bad inputs and misbehaving engines, round 38 (robust-s65): an engine that signals the
+harness by one of its threads' ids, by a pidfd opened from /proc, or by making it the
+owner of a file's SIGIO; then hostile fixtures, rule-set files, answers and arguments."""
+
+from __future__ import annotations
+
+import json
+import os
+import shlex
+import struct
+import subprocess
+import sys
+import textwrap
+import threading
+from pathlib import Path
+
+import pytest
+
+HERE = Path(__file__).resolve().parent
+FIXTURES = HERE / "data" / "fixtures" / "basic" / "play.yaml"
+BROKEN = HERE / "broken_impls"
+MTRAIN = str(Path(sys.executable).with_name("mtrain"))
+
+
+def _seccomp() -> bool:
+    try:
+        return "Seccomp:" in Path("/proc/self/status").read_text()
+    except OSError:
+        return False
+
+
+guarded = pytest.mark.skipif(not sys.platform.startswith("linux") or not _seccomp()
+                             or not hasattr(os, "pidfd_open")
+                             or os.uname().machine not in ("x86_64", "aarch64"),
+                             reason="the guard is a seccomp filter of x86_64 and aarch64")
+
+
+# --- 1. signals to the harness by other ways than its id ---------------------------------
+
+
+# Under the reaper: what each way of signalling (signal 0, which sends nothing) says of a
+# harness's thread, of the harness through a pidfd of /proc/PID, and of making the harness
+# or itself its stdin's owner (F_SETOWN: SIGIO to the owner at each write of the harness)
+WAYS = textwrap.dedent("""
+    import ctypes, fcntl, os, signal, subprocess, sys
+
+    harness, thread = int(sys.argv[1]), int(sys.argv[2])
+    libc = ctypes.CDLL(None, use_errno=True)
+    TKILL, SIGQUEUE, SEND = {{"x86_64": (200, 129, 424), "aarch64": (130, 138, 424)}}[
+        os.uname().machine]
+
+    def call(number, *args):
+        if libc.syscall(number, *args) >= 0:
+            return "yes"
+        return os.strerror(ctypes.get_errno()).split()[0]
+
+    def kill(pid):
+        try:
+            os.kill(pid, 0)
+            return "yes"
+        except OSError as e:
+            return type(e).__name__
+
+    def owner(pid):
+        try:
+            fcntl.fcntl(0, fcntl.F_SETOWN, pid)
+            return "yes"
+        except OSError as e:
+            return type(e).__name__
+
+    info = ctypes.create_string_buffer(128)
+    info[8:12] = (-1).to_bytes(4, "little", signed=True)  # si_code SI_QUEUE
+    proc = os.open(f"/proc/{{harness}}", os.O_RDONLY | os.O_DIRECTORY)
+    own = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+    said = [call(TKILL, thread, 0), kill(thread), call(SIGQUEUE, thread, 0, info),
+            call(SEND, proc, 0, None, 0), owner(harness), owner(-os.getpgid(harness)),
+            owner(thread), owner(os.getpid()), kill(own.pid)]
+    own.kill()
+    said.append(str(own.wait()))
+    print(*said, flush=True)
+    sys.stdin.read()
+""")
+
+
+@guarded
+def test_the_engine_cannot_signal_the_harness_by_a_thread_a_pidfd_or_a_file(
+        tmp_path: Path) -> None:
+    # each but the last three was allowed: tkill or kill of another thread's id, a
+    # pidfd_send_signal on /proc/HARNESS (each a SIGKILL of the whole harness), and the
+    # harness as its stdin's owner (the harness killed by SIGIO at its next request)
+    from mtrain.conformance.child import ChildProcess
+
+    started, done = threading.Event(), threading.Event()
+    ids: list[int] = []
+
+    def waiting() -> None:
+        ids.append(threading.get_native_id())
+        started.set()
+        done.wait(120)
+
+    other = threading.Thread(target=waiting, daemon=True)
+    other.start()
+    started.wait(60)
+    script = tmp_path / "ways.py"
+    script.write_text(WAYS.format())
+    engine = ChildProcess([sys.executable, str(script), str(os.getpid()), str(ids[0])],
+                          1 << 16, None, None)
+    try:
+        line = engine.receive(60.0)
+    finally:
+        engine.kill()
+        done.set()
+    assert isinstance(line, bytes), line
+    # refused: the thread three ways, the pidfd, the harness, its group and its thread as
+    # owners; allowed: itself as owner, a signal to its own child (which it then killed)
+    assert line.split() == [b"Operation", b"PermissionError", b"Operation", b"Operation",
+                            b"PermissionError", b"PermissionError", b"PermissionError",
+                            b"yes", b"yes", b"-9"], line
+
+
+# The reference, but at its hello it makes the harness (its reaper's parent) the owner of
+# its stdin with O_ASYNC: each request the harness writes then sends the harness SIGIO,
+# whose default is to end it. What fcntl said goes to OUT.
+SIGIO = textwrap.dedent("""
+    import fcntl, os, sys
+    sys.path.insert(0, {broken!r})
+    from _base import run
+
+    out = sys.argv[1]
+
+    def parent(pid):
+        with open(f"/proc/{{pid}}/stat", "rb") as f:
+            return int(f.read().rsplit(b")", 1)[-1].split()[1])
+
+    def hook(n, request, answer):
+        if n == 1:
+            try:
+                fcntl.fcntl(0, fcntl.F_SETOWN, parent(os.getppid()))
+                fcntl.fcntl(0, fcntl.F_SETFL, fcntl.fcntl(0, fcntl.F_GETFL) | os.O_ASYNC)
+                said = "owned"
+            except OSError as e:
+                said = type(e).__name__
+            with open(out, "w") as f:
+                f.write(said)
+        return answer
+
+    run(hook)
+""")
+
+
+@guarded
+def test_an_engine_cannot_make_the_harness_its_stdin_owner(tmp_path: Path) -> None:
+    # the harness ended by SIGIO (exit -29) at its second request, with no report
+    script = tmp_path / "sigio.py"
+    script.write_text(SIGIO.format(broken=str(BROKEN)))
+    said = tmp_path / "said"
+    done = subprocess.run([MTRAIN, "conform", "--impl", shlex.join(
+        [sys.executable, str(script), str(said)]), "--fixtures", str(FIXTURES),
+        "--format", "json", "-k", "basic-001", "--variant", "pagat"],
+        capture_output=True, text=True, timeout=300)
+    assert said.read_text() == "PermissionError"
+    assert done.returncode == 0, (done.returncode, done.stderr)
+    [result] = json.loads(done.stdout)["results"]
+    assert result["status"] == "pass", result
+
+
+def test_the_filter_jumps_inside_itself_and_names_the_threads() -> None:
+    # classic BPF: jumps go forward, a conditional one 255 instructions at most
+    from mtrain.conformance import reaper
+
+    threads = tuple(range(5000, 5000 + 2 * reaper.THREADS))
+    for program in (reaper._filter(1234, 1200), reaper._filter(1234, 1200, threads)):
+        count = len(program) // 8
+        assert len(program) == 8 * count and count <= 4096
+        ks = set()
+        for i in range(count):
+            op, jt, jf, k = struct.unpack_from("=HBBI", program, 8 * i)
+            assert op in (0x20, 0x15, 0x05, 0x06), op
+            if op == 0x15:
+                assert i + 1 + max(jt, jf) < count, i
+            if op == 0x05:
+                assert i + 1 + k < count, i
+            if op == 0x20:
+                assert k in (0, 4, 16, 24, 32), k
+            ks.add(k)
+        assert program[-8:] == struct.pack("=HBBI", 0x06, 0, 0, 0x7FFF0000)
+    # the threads named, as many as the jumps allow
+    assert 5000 in ks and 5000 + reaper.THREADS - 1 in ks and 5000 + reaper.THREADS not in ks
