@@ -57,33 +57,43 @@ def _subreaper() -> bool:
 # from /proc/PID, which no filter sees); then fcntl and ioctl, whose F_SETOWN and
 # FIOSETOWN make a process the target of a file's SIGIO (or of any signal F_SETSIG
 # names): set on the engine's end of a pipe, the harness's reads and writes signal it
-_CALLS = {  # audit id: (named, refused, fcntl, ioctl)
-    0xC000003E: ((62, 234, 129, 297, 434), (200, 424), 72, 16),  # x86_64
-    0xC00000B7: ((129, 131, 138, 240, 434), (130, 424), 25, 29),  # aarch64
+_CALLS = {  # audit id: (by pid, named, refused, fcntl, ioctl)
+    0xC000003E: ((62, 129), (234, 297, 434), (200, 424), 72, 16),  # x86_64
+    0xC00000B7: ((129, 138), (131, 240, 434), (130, 424), 25, 29),  # aarch64
 }
+"""`by pid`: kill and rt_sigqueueinfo, which take a thread's id for its process's: with
+`notify`, one naming a process this filter does not is asked of the reaper (_answer)."""
+_SECCOMP = {"x86_64": 317, "aarch64": 277}
+SECCOMP_FILTER_FLAG_NEW_LISTENER = 8
+PIDFD_GETFD = 438
+NOTIF_RECV, NOTIF_SEND = 0xC0502100, 0xC0182101  # SECCOMP_IOCTL_NOTIF_RECV and _SEND
+RET_USER_NOTIF = 0x7FC00000
 _X32 = 0x40000000
 """x86_64's x32 calls: its own numbers with this bit set (rt_sigqueueinfo,
 rt_tgsigqueueinfo and ioctl have numbers of their own there)."""
 _X32_OWN = {129: 524, 297: 536, 16: 514}
 F_SETOWN, F_SETOWN_EX = 8, 15
 FIOSETOWN, SIOCSPGRP = 0x8901, 0x8902
-THREADS = 100
+THREADS = 80
 """The harness's threads named at most (a conditional jump goes 255 instructions on)."""
 
 
-def _filter(harness: int, group: int, threads: tuple[int, ...] = ()) -> bytes:
+def _filter(harness: int, group: int, threads: tuple[int, ...] = (),
+            notify: bool = False) -> bytes:
     """A seccomp program (classic BPF) refusing (EPERM) a signal to `harness`, to one of
     its `threads` (a kill of a thread's id signals its process), to its group and to
     every process at once (-1): once the engine has killed its reaper, its parent is the
     harness (a subreaper), which `kill(getppid())` killed next, and the report with it.
-    What it signals otherwise, its reaper included, is left as it was."""
+    What it signals otherwise, its reaper included, is left as it was; with `notify`, a
+    kill of another process (by a thread's id: the harness's threads started after the
+    engine are in no list) is the reaper's to allow (RET_USER_NOTIF)."""
     import struct
 
     allow, deny = 0x7FFF0000, 0x00050000 | 1  # SECCOMP_RET_ALLOW, SECCOMP_RET_ERRNO|EPERM
     targets = [harness & 0xFFFFFFFF, -group & 0xFFFFFFFF, 0xFFFFFFFF]
     targets += [t & 0xFFFFFFFF for t in threads if t != harness][:THREADS]
     # BPF_LD|W|ABS, BPF_JMP|JEQ|K, BPF_JMP|JA, BPF_RET|K
-    ld, jeq, ja, ret = 0x20, 0x15, 0x05, 0x06
+    ld, jeq, jge, ja, ret = 0x20, 0x15, 0x35, 0x05, 0x06
     # (op, jump if true, jump if false, k), a jump (and ja's k) given as its label
     code: list[tuple[int, int | str, int | str, int | str]] = []
     labels: dict[str, int] = {}
@@ -91,14 +101,16 @@ def _filter(harness: int, group: int, threads: tuple[int, ...] = ()) -> bytes:
     def label(name: str) -> None:
         labels[name] = len(code)
 
-    def pid_check(name: str, arg: int) -> None:  # the low 32 bits of an argument (a pid_t)
-        code.append((ld, 0, 0, 16 + 8 * arg))
+    def pid_check(name: str, arg: int, asked: bool = False) -> None:
+        code.append((ld, 0, 0, 16 + 8 * arg))  # the low 32 bits of an argument (a pid_t)
         code.extend((jeq, name, 0, target) for target in targets)
+        if asked:  # a process, not a group (negative) nor its own (0): the reaper's say
+            code.extend([(jge, 2, 0, 0x80000000), (jeq, 1, 0, 0), (ret, 0, 0, RET_USER_NOTIF)])
         code.append((ret, 0, 0, allow))
         label(name)
         code.append((ret, 0, 0, deny))
 
-    for arch, (named, refused, fcntl, ioctl) in _CALLS.items():
+    for arch, (by_pid, named, refused, fcntl, ioctl) in _CALLS.items():
         a = f"{arch:x}"
 
         def both(numbers: tuple[int, ...], x32: bool = arch == 0xC000003E) -> list[int]:
@@ -110,6 +122,7 @@ def _filter(harness: int, group: int, threads: tuple[int, ...] = ()) -> bytes:
         code.extend((jeq, f"ioctl {a}", 0, n) for n in both((ioctl,)))
         code.extend((jeq, f"fcntl {a}", 0, n) for n in both((fcntl,)))
         code.extend((jeq, f"named {a}", 0, n) for n in both(named))
+        code.extend((jeq, f"by pid {a}", 0, n) for n in both(by_pid))
         code.append((ret, 0, 0, allow))
         label(f"ioctl {a}")
         code += [(ld, 0, 0, 24), (jeq, f"deny {a}", 0, FIOSETOWN),
@@ -123,6 +136,8 @@ def _filter(harness: int, group: int, threads: tuple[int, ...] = ()) -> bytes:
         pid_check(f"owned {a}", 2)
         label(f"named {a}")
         pid_check(f"signalled {a}", 0)
+        label(f"by pid {a}")
+        pid_check(f"killed {a}", 0, notify)
         label(f"not {a}")
     code.append((ret, 0, 0, allow))  # another architecture: as before
 
@@ -137,9 +152,12 @@ def _filter(harness: int, group: int, threads: tuple[int, ...] = ()) -> bytes:
                     for i, (op, jt, jf, k) in enumerate(code))
 
 
-def _guard_harness(harness: int) -> None:
+def _guard_harness(harness: int, told: int, go: int) -> None:
     """In the engine's process before its exec: refuse it (and all it starts) a signal to
-    the harness (_filter). Where the system has no seccomp, it runs as before."""
+    the harness (_filter). Where the kernel has user notifications, a kill of another
+    process is asked of the reaper: its listener's number is said on `told`, and the
+    exec waits for a byte on `go` (the reaper has taken it: the exec closes it here).
+    Where the system has no seccomp, it runs as before."""
     try:
         import ctypes
 
@@ -148,17 +166,72 @@ def _guard_harness(harness: int) -> None:
             threads = tuple(int(t) for t in os.listdir(f"/proc/{harness}/task"))
         except (OSError, ValueError):
             threads = ()
-        program = ctypes.create_string_buffer(_filter(harness, group, threads))
 
         class Program(ctypes.Structure):
             _fields_ = [("len", ctypes.c_ushort), ("filter", ctypes.c_void_p)]
 
-        prog = Program(len(program.raw) // 8, ctypes.cast(program, ctypes.c_void_p))
+        def program(notify: bool) -> tuple[object, Program]:
+            code = ctypes.create_string_buffer(_filter(harness, group, threads, notify))
+            return code, Program(len(code.raw) // 8, ctypes.cast(code, ctypes.c_void_p))
+
         libc = ctypes.CDLL(None, use_errno=True)
-        if libc.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) == 0:
-            libc.prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, ctypes.byref(prog), 0, 0)
+        if libc.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0:
+            return
+        number = _SECCOMP.get(os.uname().machine)
+        if number is not None and go >= 0:
+            _kept, prog = program(True)  # (its buffer lives until the call is done)
+            listener = libc.syscall(number, 1, SECCOMP_FILTER_FLAG_NEW_LISTENER,
+                                    ctypes.byref(prog))
+            if listener >= 0:
+                _say(told, f"listener {listener}")
+                os.read(go, 1)  # taken (or not: then such a kill fails, ENOSYS)
+                os.close(listener)
+                return
+        _kept, prog = program(False)
+        libc.prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, ctypes.byref(prog), 0, 0)
     except (ImportError, OSError, AttributeError, ValueError):
         pass
+
+
+def _take_listener(engine: int, number: int) -> int:
+    """The engine's seccomp listener (its descriptor `number`), as one of this process's
+    (pidfd_getfd); -1 where it cannot be taken."""
+    try:
+        import ctypes
+
+        taken: int = ctypes.CDLL(None, use_errno=True).syscall(PIDFD_GETFD, engine, number, 0)
+        return taken
+    except (ImportError, OSError, AttributeError):
+        return -1
+
+
+def _answer(listener: int, harness: int) -> None:
+    """Answer one kill the filter asked about: refused (EPERM) where the process it names
+    is a thread of the harness's (a thread's id signals its process), else done."""
+    import ctypes
+
+    libc = ctypes.CDLL(None, use_errno=True)
+    notice = ctypes.create_string_buffer(80)  # struct seccomp_notif, zeroed as RECV asks
+    if libc.ioctl(listener, ctypes.c_ulong(NOTIF_RECV), notice) != 0:
+        return  # the caller is gone meanwhile
+    order = sys.byteorder
+    target = int.from_bytes(notice.raw[32:36], order, signed=True)  # args[0], a pid_t
+    refused = _tgid(target) == harness
+    reply = (notice.raw[:8] + bytes(8) + (-1 if refused else 0).to_bytes(4, order, signed=True)
+             + (0 if refused else 1).to_bytes(4, order))  # error -EPERM, or flag CONTINUE
+    libc.ioctl(listener, ctypes.c_ulong(NOTIF_SEND), ctypes.create_string_buffer(reply, 24))
+
+
+def _tgid(pid: int) -> int | None:
+    """The process of thread `pid` (its Tgid), None if it is gone."""
+    try:
+        with open(f"/proc/{pid}/status", "rb") as f:
+            for line in f:
+                if line.startswith(b"Tgid:"):
+                    return int(line.split()[1])
+    except (OSError, ValueError):
+        pass
+    return None
 
 
 def _descendants() -> set[int]:
@@ -268,19 +341,28 @@ def main(argv: list[str]) -> None:
     signal.set_wakeup_fd(wake)
     signal.signal(signal.SIGTERM, _noted)  # the watchdog's: kill all now (`_hold`)
     failed, told = os.pipe()  # an exec's failure, said by the child; closed by its exec
+    wait, go = os.pipe()  # the child's listener taken (_guard_harness)
     harness = os.getppid()
     engine = os.fork()
     if engine == 0:
         os.close(failed)
+        os.close(go)
         for sig in (signal.SIGINT, signal.SIGHUP, signal.SIGTERM, signal.SIGPIPE):
             signal.signal(sig, signal.SIG_DFL)
-        _guard_harness(harness)
+        _guard_harness(harness, told, wait)
         _exec(argv, told)
     os.close(told)
-    error = b""
+    os.close(wait)
+    exited = os.pidfd_open(engine)
+    error, listener = b"", -1
     while chunk := os.read(failed, 64):
         error += chunk
+        if error.startswith(b"listener ") and b"\n" in error:
+            line, error = error.split(b"\n", 1)
+            listener = _take_listener(exited, int(line.split()[1]))
+            os.write(go, b"x")
     os.close(failed)
+    os.close(go)
     null = os.open(os.devnull, os.O_RDWR)
     for fd in (0, 1, 2):  # the pipes are the engine's alone: their ends say its end
         os.dup2(null, fd)
@@ -291,23 +373,33 @@ def main(argv: list[str]) -> None:
         _sweep({})
         os._exit(127)
     _say(control, "run")
-    _hold(engine, os.pidfd_open(engine), control, woken)
+    _hold(engine, exited, control, woken, listener, harness)
 
 
 def _noted(signum: int, frame: object) -> None:
     """A SIGTERM's handler: it is read from the wakeup pipe (`_hold`)."""
 
 
-def _hold(engine: int, exited: int, control: int, woken: int) -> None:
+def _hold(engine: int, exited: int, control: int, woken: int, listener: int = -1,
+          harness: int = 0) -> None:
     """Until the engine ends, the harness's end of `control` closes, or a SIGTERM comes
     (the watchdog's, whose harness left its engines running: a worker that ended without
-    closing them; `woken` is readable once one has); then the sweep."""
+    closing them; `woken` is readable once one has); then the sweep. Meanwhile it answers
+    the kills the engine's filter asks about (`listener`, _answer)."""
     poller = select.poll()
     for fd in (exited, control, woken):
         poller.register(fd, select.POLLIN)
+    if listener >= 0:
+        poller.register(listener, select.POLLIN)
     statuses: dict[int, int] = {}
     while engine not in statuses:
         events = dict(poller.poll())
+        if listener in events:
+            if events[listener] & select.POLLIN:
+                _answer(listener, harness)
+            else:  # (POLLHUP: nothing of the engine's left to ask)
+                poller.unregister(listener)
+                listener = -1
         told = control in events or woken in events
         if told and _kill(engine):  # (a zombie's kill succeeds too)
             statuses[engine] = os.waitpid(engine, 0)[1]

@@ -118,6 +118,57 @@ def test_the_engine_cannot_signal_the_harness_by_a_thread_a_pidfd_or_a_file(
                             b"yes", b"yes", b"-9"], line
 
 
+# Under the reaper: it reads a thread id on stdin (a thread the harness started after the
+# engine: in no list the filter was built with) and says what a kill (signal 0) of it, of
+# its reaper, of its own child and of no process does; then it kills its child
+LATE = textwrap.dedent("""
+    import os, subprocess, sys
+
+    thread = int(sys.stdin.readline())
+
+    def kill(pid, sig=0):
+        try:
+            os.kill(pid, sig)
+            return "yes"
+        except OSError as e:
+            return type(e).__name__
+
+    own = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+    said = [kill(thread), kill(os.getppid()), kill(own.pid), kill(own.pid, 9), str(own.wait())]
+    print(*said, flush=True)
+    sys.stdin.read()
+""")
+
+
+@guarded
+def test_the_engine_cannot_kill_a_harness_thread_started_after_it() -> None:
+    # the filter names the harness's threads of the engine's start only: a kill of a later
+    # one's id (the engine's stderr reader, a pool's) killed the whole harness (exit -9)
+    from mtrain.conformance.child import ChildProcess
+
+    engine = ChildProcess([sys.executable, "-c", LATE], 1 << 16, None, None)
+    started, done = threading.Event(), threading.Event()
+    ids: list[int] = []
+
+    def waiting() -> None:
+        ids.append(threading.get_native_id())
+        started.set()
+        done.wait(120)
+
+    other = threading.Thread(target=waiting, daemon=True)
+    try:
+        other.start()
+        started.wait(60)
+        engine.send(f"{ids[0]}\n".encode())
+        line = engine.receive(60.0)
+    finally:
+        engine.kill()
+        done.set()
+    assert isinstance(line, bytes), line
+    # refused: the harness's thread; allowed: its reaper, its own child (killed: -9)
+    assert line.split() == [b"PermissionError", b"yes", b"yes", b"yes", b"-9"], line
+
+
 # The reference, but at its hello it makes the harness (its reaper's parent) the owner of
 # its stdin with O_ASYNC: each request the harness writes then sends the harness SIGIO,
 # whose default is to end it. What fcntl said goes to OUT.
