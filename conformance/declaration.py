@@ -117,6 +117,11 @@ def declared_ruleset(info: Mapping[str, Any] | None) -> Ruleset | None:
                                    f"{written_otherwise(option, cat.options)}; known: "
                                    f"{', '.join(cat.options)}")
         known = cat.options[option].values
+        if option == "hand_sizes" and isinstance(value, dict):  # as a rule-set file has it
+            raise DeclarationError("`rules.options.hand_sizes`: a table of one's own is "
+                                   "declared apart: `rules.hand_sizes` (players -> tiles, e.g. "
+                                   '{"2": 15}) with `rules.options.hand_sizes` `custom`, got '
+                                   f"{json.dumps(value)[:60]}")
         if not isinstance(value, str):
             raise DeclarationError(f"`rules.options.{option}`: expected a value's name, got "
                                    f"{json.dumps(value)[:60]}")

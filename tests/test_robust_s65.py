@@ -237,3 +237,49 @@ def test_the_filter_jumps_inside_itself_and_names_the_threads() -> None:
         assert program[-8:] == struct.pack("=HBBI", 0x06, 0, 0, 0x7FFF0000)
     # the threads named, as many as the jumps allow
     assert 5000 in ks and 5000 + reaper.THREADS - 1 in ks and 5000 + reaper.THREADS not in ks
+
+
+# --- 2. a declared table of one's own written as a rule-set file writes it ----------------
+
+
+# The reference, its hello declaring double-8's rules with the hand table (json) written
+# in `rules.options.hand_sizes`, where a rule-set file has it
+INLINE_TABLE = textwrap.dedent("""
+    import json, sys
+    sys.path.insert(0, {broken!r})
+    from _base import run
+    from mtrain.spec.catalog import catalog
+
+    table = json.loads(sys.argv[1])
+
+    def hook(n, request, answer):
+        if n == 1:
+            hello = json.loads(answer)
+            options = dict(catalog().ruleset("double-8").choices)
+            options["hand_sizes"] = table
+            hello["rules"] = {{"name": "house-8", "options": options}}
+            return (json.dumps(hello) + "\\n").encode()
+        return answer
+
+    run(hook)
+""")
+
+
+def test_a_declared_table_written_in_the_options_is_told_where_it_goes(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # it was "expected a value's name, got {...}": a house-rules author who copied the
+    # table from a rule-set file was not told that a declaration gives it apart
+    from mtrain.cli import main
+
+    script = tmp_path / "inline.py"
+    script.write_text(INLINE_TABLE.format(broken=str(BROKEN)))
+    table = {"2": 10, "3": 9}
+    rc = main(["conform", "--impl", shlex.join([sys.executable, str(script),
+                                                 json.dumps(table)]),
+               "--fixtures", str(FIXTURES), "-k", "basic-001"])
+    err = capsys.readouterr().err
+    assert rc == 2, err
+    assert err == ("mtrain conform: the implementation's declared rules: "
+                   "`rules.options.hand_sizes`: a table of one's own is declared apart: "
+                   '`rules.hand_sizes` (players -> tiles, e.g. {"2": 15}) with '
+                   '`rules.options.hand_sizes` `custom`, got {"2": 10, "3": 9}\n'), err
