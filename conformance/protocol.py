@@ -321,7 +321,8 @@ def check_request(message: JSON) -> tuple[int, str]:
     optional = OPTIONAL_REQUEST_FIELDS.get(kind, {})
     for key, want in fields.items():
         if key not in message:
-            raise ProtocolError(f"a {kind} request needs {key!r}")
+            article = "an" if kind[0] in "aeiou" else "a"  # (was "a apply request")
+            raise ProtocolError(f"{article} {kind} request needs {key!r}")
         _check_type(message[key], want, f"{kind}.{key}")
     for key, want in optional.items():
         if key in message:

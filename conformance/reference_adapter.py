@@ -59,6 +59,11 @@ class _Reading:
         return value
 
 
+def _lacks(missing: list[str]) -> str:
+    return (f"ruleset.options lacks {', '.join(missing)}: a rule set gives one value for "
+            f"every option (only {' and '.join(sorted(ADDED_IN_V1))} may be left out)")
+
+
 def _peek(rules: Any) -> Callable[[str], Any]:
     """How a flag of `rules` is read to check a state: a traced view's `peek` (logged as
     read for the state's existence), else the flag itself."""
@@ -319,6 +324,15 @@ class ReferenceImplementation:
             cat = catalog()
             base = dict(cat.ruleset(next(iter(cat.variants))).choices)
             full = {**base, **options}  # a partial rule set keeps the first variant's rest
+            missing = [o for o in base if o not in options and o not in ADDED_IN_V1
+                       ] if self.whole_rule_sets else []
+            # what it lacks is told before the values are checked together (a conflict of
+            # the first variant's with the request's was told in its place: the hand table
+            # of `pagat` on a double-9 set), after each value it gives is (an unknown one)
+            if missing and all(o in cat.options and isinstance(v, str) and (
+                    v in cat.options[o].values or v in (OTHER, CUSTOM))
+                    for o, v in options.items()):
+                raise ValueError(_lacks(missing))
             unknown = [o for o, v in full.items() if v == OTHER]
             if unknown:
                 raise ValueError("the reference engine cannot play a rule it does not know: "
@@ -331,13 +345,8 @@ class ReferenceImplementation:
                                  f"is {'missing' if table is None else 'empty'}")
             rs = cat.from_values(full, str(ruleset.get("name") or ""),
                                  (rows or ()) if custom else None)
-            missing = [o for o in base if o not in options and o not in ADDED_IN_V1
-                       ] if self.whole_rule_sets else []
             if missing:  # else read as the first variant's: rules nobody sent
-                raise ValueError(
-                    f"ruleset.options lacks {', '.join(missing)}: a rule set gives one "
-                    f"value for every option (only {' and '.join(sorted(ADDED_IN_V1))} "
-                    "may be left out)")
+                raise ValueError(_lacks(missing))
             if rows is not None and not custom and rows != rs.hand_table:
                 theirs = f"({_rows(rows)})" if rows else "empty"
                 raise ValueError(f"ruleset.hand_sizes is not the table hand_sizes="

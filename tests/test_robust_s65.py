@@ -283,3 +283,46 @@ def test_a_declared_table_written_in_the_options_is_told_where_it_goes(
                    "`rules.options.hand_sizes`: a table of one's own is declared apart: "
                    '`rules.hand_sizes` (players -> tiles, e.g. {"2": 15}) with '
                    '`rules.options.hand_sizes` `custom`, got {"2": 10, "3": 9}\n'), err
+
+
+# --- 3. the reference server: a partial rule set, a request's article --------------------
+
+
+def _served(*requests: dict[str, object]) -> list[dict[str, object]]:
+    from mtrain.conformance.protocol import decode, encode
+    from mtrain.conformance.serve import Server
+
+    server = Server()
+    answers = []
+    for request in requests:
+        answer, _ = server.handle(json.dumps(request).encode() + b"\n")
+        answers.append(decode(encode(answer)))
+    return answers
+
+
+def test_a_partial_rule_set_is_told_what_it_lacks_before_its_values_are_checked() -> None:
+    # it was "x: hand-size table 'pagat' cannot be dealt from a double-9 set ...": the
+    # options it left out were read as pagat's, and their conflict told in their place
+    order = [f"{a}-{b}" for a in range(10) for b in range(a + 1)]
+    _, answer = _served({"id": 1, "type": "hello", "protocol": 1},
+                        {"id": 2, "type": "deal", "players": 2, "round": 1, "order": order,
+                         "ruleset": {"name": "x", "options": {"tile_set": "double-9"}}})
+    assert answer["ok"] is False, answer
+    error = answer["error"]
+    assert isinstance(error, dict) and error["kind"] == "bad-request", error
+    assert str(error["message"]).startswith(
+        "deal: ruleset.options lacks hand_sizes, engine_procedure, "), error
+
+
+@pytest.mark.parametrize("kind, field", [("apply", "action"), ("legal", "ruleset"),
+                                         ("score", "ruleset"), ("deal", "ruleset")])
+def test_a_request_lacking_a_field_is_named_with_its_article(kind: str, field: str) -> None:
+    # "a apply request needs 'action'"
+    request: dict[str, object] = {"id": 2, "type": kind}
+    if field == "action":
+        request.update(ruleset={"options": {}}, state={})
+    _, answer = _served({"id": 1, "type": "hello", "protocol": 1}, request)
+    error = answer["error"]
+    assert isinstance(error, dict), answer
+    article = "an" if kind == "apply" else "a"
+    assert error["message"] == f"{article} {kind} request needs {field!r}", error
