@@ -326,3 +326,66 @@ def test_a_request_lacking_a_field_is_named_with_its_article(kind: str, field: s
     assert isinstance(error, dict), answer
     article = "an" if kind == "apply" else "a"
     assert error["message"] == f"{article} {kind} request needs {field!r}", error
+
+
+# --- 4. fixture fields of every scalar type: each refused at its line ----------------------
+
+
+_HEAD = ("- id: hostile-001\n  description: a hostile input of session 65\n"
+         "  clauses: [TRAIN-2]\n  source: [pagat]\n  table:\n")
+_REST = ("    hands: {0: [5-3, 9-1], 1: [11-11, 10-0]}\n    trains: {0: [12-5]}\n"
+         "  expect:\n    - variants: [pagat]\n      legal: [play 5-3 on 0]\n")
+
+
+@pytest.mark.parametrize("line, said", [
+    ("seat: 1.0", "[0].table.seat: expected an integer, got a number (1.0)"),
+    ("seat: -0.0", "[0].table.seat: expected an integer, got a number (-0.0)"),
+    ("seat: true", "[0].table.seat: expected an integer, got a boolean (True)"),
+    ("seat: '1'", "[0].table.seat: expected an integer, got a string ('1')"),
+    ("seat: 100000000000000000000000000", "is greater than the maximum of 19"),
+    ("engine: 12.0", "[0].table.engine: expected an integer, got a number (12.0)"),
+    ("engine: 1e400", "'1e400' is read as text by YAML 1.1 and as a number by YAML 1.2"),
+    ("engine: .nan", "'.nan' is a number written in a form YAML versions read differently"),
+    ("passes: 99999999999999999999999", "is greater than the maximum of 2147483647"),
+    ("scores: [true, false]", "[0].table.scores[0]: expected an integer, got a boolean"),
+    ("outs: ['1', 0]", "[0].table.outs[0]: expected an integer, got a string ('1')"),
+    ("phase: 1", "[0].table.phase: bad value 1; allowed values: start, chain"),
+    ("first_turns: ALL", "[0].table.first_turns: expected \"all\" or a list"),
+    ("drawn: 44", "[0].table.drawn: expected null or a tile"),
+    ("marked: [-1]", "[0].table.marked[0]: -1 is less than the minimum of 0"),
+    ("boneyard_size: 3", "unknown key 'boneyard_size' in [0].table"),
+])
+def test_a_table_field_of_the_wrong_type_is_refused_at_its_line(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], line: str, said: str) -> None:
+    from mtrain.cli import main
+
+    path = tmp_path / "f.yaml"
+    path.write_text(_HEAD + f"    {line}\n" + _REST)
+    rc = main(["lint", "--no-scopes", str(path)])
+    out = capsys.readouterr()
+    assert rc == 1, out
+    assert f"error: {path}:6: " in out.out + out.err, out
+    assert said in out.out + out.err, out
+
+
+@pytest.mark.parametrize("hands, said", [
+    ("{0: [\u0665-3], 1: [11-11]}", "got a string ('\u0665-3')"),  # an Arabic-Indic five
+    ("{0: [\uff15-3], 1: [11-11]}", "got a string ('\uff15-3')"),  # a full-width five
+    ("{0: [5\u20133], 1: [11-11]}", "got a string ('5\u20133')"),  # an en dash
+    ("{0.0: [5-3], 1: [11-11]}", "key '0.0' is read as a number (0.0)"),
+    ("{false: [5-3], true: [11-11]}", "key 'false' is read as a boolean (False)"),
+    ("{~: [5-3], 1: [11-11]}", "key '~' is read as null (None)"),
+    ("{0: [5-3], 99999999999999999999: [11-11]}", "key '99999999999999999999' is not a seat"),
+])
+def test_a_hand_written_in_lookalike_characters_or_keys_is_refused(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], hands: str, said: str) -> None:
+    from mtrain.cli import main
+
+    path = tmp_path / "f.yaml"
+    path.write_text(_HEAD + f"    hands: {hands}\n    trains: {{0: [12-5]}}\n"
+                    "  expect:\n    - variants: [pagat]\n      legal: [play 5-3 on 0]\n")
+    rc = main(["lint", "--no-scopes", str(path)])
+    out = capsys.readouterr()
+    assert rc == 1, out
+    assert f"error: {path}:6: " in out.out + out.err, out
+    assert said in out.out + out.err, out
