@@ -1,0 +1,217 @@
+"""Rule bugs of a thirty-fifth reading, written where house-rule engines meet the moments
+of a turn: a marker put up or left down at the wrong one, the blocked test asked with a
+neighbouring option's rule, a first turn read as spent by its double, and a tie of three
+broken by code written for two.
+
+The markers: the play of a tile just drawn read as a turn that failed, the marker put up
+after it (TURN-3, MARK-1); under anyone-plays-on a failed follow-up read as undoing the
+turn, so a marker its double took off another player's train goes back up (MARK-4,
+DBL-5); a pass made beside an open double of an earlier turn, binding or released, read
+as the double's doing and leaving the passer's marker down (MARK-1, TURN-4). The blocked
+round (END-2, asked at the start of a turn with the boneyard empty): under
+release-uncoverable a dead double still read as binding there (DBL-9); under any-open the
+test written for oldest-first, only the oldest open double coverable (DBL-8); under
+not-required the test written for own-train-first, a seat with an empty own train able
+to play there alone (TRAIN-4, TRAIN-7 not being the rule); the seat about to move left
+out of the test, as if it would find out on its own turn. The first turn: under
+starter-opens-mexican (single-tile starts) a double laid on a first turn taken as the
+end of it, its follow-up free to open the Mexican Train (FIRST-9, FIRST-6). The match:
+under most-outs a tie of three or more broken by comparing the first two tied seats only
+(MATCH-5).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+from mtrain.conformance.mutants import originals as ref
+from mtrain.conformance.mutants.implementation import Mutant
+from mtrain.reference import deal as deal_module
+from mtrain.reference.engine import ENGINE, FOLLOW, Action, State
+from mtrain.reference.rules import MARKER_ANYONE_ON, Rules
+
+_REPLACED: dict[tuple[int, str], tuple[Rules, Rules]] = {}
+_match_winners = deal_module.match_winners
+
+
+def _replaced(rules: Rules, **changes: Any) -> Rules:
+    """`rules` with these flags changed, made once per rule set (the engine compares rules
+    by identity, so a fresh copy per call would read as a new rule set)."""
+    key = (id(rules), repr(sorted(changes.items())))
+    found = _REPLACED.get(key)
+    if found is None:
+        found = _REPLACED[key] = (rules, dataclasses.replace(rules, **changes))
+    return found[1]
+
+
+def _can_play_with(state: State, seat: int, **changes: Any) -> bool:
+    rules = state.rules
+    state.rules = _replaced(rules, **changes)
+    try:
+        return ref.can_ever_play(state, seat)
+    finally:
+        state.rules = rules
+
+
+# --- the markers --------------------------------------------------------------------------
+
+
+def _drawn_play_raises_marker(state: State, action: Action) -> None:
+    """TURN-3 read as a failed turn: the player had to draw, so the marker goes up, after
+    the drawn tile is laid (a removal the play made is undone)."""
+    kind, _, _ = action
+    seat = state.seat
+    drawn = kind == "play" and state.drawn >= 0 and state.phase != ENGINE
+    ref.perform(state, action)
+    if drawn and state.result is None:
+        state.markers |= 1 << seat
+
+
+def _failed_follow_restores_markers(state: State, action: Action) -> None:
+    """MARK-4 undone by a failed follow-up: every other player's train where a double of
+    the turn still stands open (laid there while it was marked) is marked again."""
+    kind, _, _ = action
+    seat, players = state.seat, state.players
+    back = 0
+    if (kind == "pass" and state.phase == FOLLOW
+            and state.rules.marker_rule == MARKER_ANYONE_ON):
+        for t in state.turn_doubles:
+            if t < players and t != seat:
+                back |= 1 << t
+    ref.perform(state, action)
+    if back and state.result is None:
+        state.markers |= back
+
+
+def _pass_beside_double_unmarked(state: State, action: Action) -> None:
+    """MARK-1 skipped while an open double of an earlier turn stands on the table, whether
+    it binds or not: the pass is read as the double's doing."""
+    kind, _, _ = action
+    seat = state.seat
+    earlier = kind == "pass" and any(t not in state.turn_doubles for t in state.open_doubles)
+    was = state.markers >> seat & 1
+    ref.perform(state, action)
+    if earlier and not was:
+        state.markers &= ~(1 << seat)
+
+
+# --- the blocked round --------------------------------------------------------------------
+
+
+def _blocked_binds_dead(state: State, seat: int) -> bool:
+    """END-2 with DBL-9 forgotten: a double nobody can cover still binds in the test."""
+    if not state.rules.release_uncoverable:
+        return ref.can_ever_play(state, seat)
+    return _can_play_with(state, seat, release_uncoverable=False)
+
+
+def _blocked_reads_oldest_first(state: State, seat: int) -> bool:
+    """END-2 written for oldest-first: under any-open only the oldest double is coverable
+    in the test."""
+    if state.rules.oldest_first or len(state.open_doubles) < 2:
+        return ref.can_ever_play(state, seat)
+    return _can_play_with(state, seat, oldest_first=True)
+
+
+def _blocked_keeps_home_first(state: State, seat: int) -> bool:
+    """END-2 written for own-train-first: a seat whose own train is empty counts as able
+    to play on it alone, whatever else the rules open to it."""
+    if state.rules.own_train_first or state.trains[seat]:
+        return ref.can_ever_play(state, seat)
+    return _can_play_with(state, seat, own_train_first=True)
+
+
+def _blocked_skips_mover(state: State, seat: int) -> bool:
+    """END-2 asked of every seat but the one about to move: it is left to find out on its
+    own turn."""
+    if seat == state.seat:
+        return False
+    return ref.can_ever_play(state, seat)
+
+
+# --- the first turn -----------------------------------------------------------------------
+
+
+def _first_turn_spent_by_double(state: State) -> list[int]:
+    """FIRST-9 with the first turn read as over once its double is laid: the follow-up is
+    a later turn's tile, free to open the Mexican Train."""
+    seat = state.seat
+    bit = 1 << seat
+    if (state.phase != FOLLOW or not state.first_pending & bit
+            or not state.rules.starter_only_mexican):
+        return ref.playable_trains(state)
+    state.first_pending &= ~bit
+    try:
+        return ref.playable_trains(state)
+    finally:
+        state.first_pending |= bit
+
+
+# --- the match ----------------------------------------------------------------------------
+
+
+def _most_outs_first_two(state: State) -> list[int]:
+    """MATCH-5 written for a tie of two: of three or more tied seats the first two are
+    compared, the one with more outs winning; equal, the whole tie is shared."""
+    rules = state.rules
+    best = max(state.scores) if rules.positive_scoring else min(state.scores)
+    tied = [s for s, v in enumerate(state.scores) if v == best]
+    if len(tied) < 3 or not rules.tie_most_outs:
+        return _match_winners(state)
+    a, b = tied[0], tied[1]
+    if state.outs[a] != state.outs[b]:
+        return [a if state.outs[a] > state.outs[b] else b]
+    return tied
+
+
+THIRTY_FIFTH_READING: tuple[Mutant, ...] = (
+    Mutant("mut35-drawn-play-raises-marker",
+           "Playing the tile just drawn puts the player's marker up: having had to draw is "
+           "read as a turn that failed", ("TURN-3", "MARK-1", "TURN-4"),
+           "perform swapped: the mover's marker raised after a drawn tile is laid",
+           patches={"perform": _drawn_play_raises_marker}),
+    Mutant("mut35-failed-follow-restores-markers",
+           "Under anyone-plays-on a failed follow-up undoes the turn's marker removals: a "
+           "marker its double took off another player's train goes back up",
+           ("MARK-4", "DBL-5"),
+           "perform swapped: at a pass in a follow-up, the other players' trains holding a "
+           "double of the turn marked again",
+           patches={"perform": _failed_follow_restores_markers}),
+    Mutant("mut35-pass-beside-open-double-unmarked",
+           "A pass made while an open double of an earlier turn stands on the table, binding "
+           "or released, leaves the passer's marker down", ("MARK-1", "TURN-4"),
+           "perform swapped: the passer's marker kept as it was when such a double is open",
+           patches={"perform": _pass_beside_double_unmarked}),
+    Mutant("mut35-blocked-test-binds-dead",
+           "Under release-uncoverable END-2 reads a double nobody can cover as still binding: "
+           "a table where the others could play is found blocked", ("END-2", "DBL-9"),
+           "can_ever_play swapped: release_uncoverable off inside it",
+           patches={"can_ever_play": _blocked_binds_dead}),
+    Mutant("mut35-blocked-reads-oldest-first",
+           "Under any-open END-2 is asked as under oldest-first: a seat that could cover only "
+           "a newer open double counts as stuck", ("END-2", "DBL-8"),
+           "can_ever_play swapped: oldest_first on inside it",
+           patches={"can_ever_play": _blocked_reads_oldest_first}),
+    Mutant("mut35-blocked-keeps-home-first",
+           "Where the own train need not come first, END-2 still asks a seat whose own train "
+           "is empty whether it could start it, nothing else", ("END-2", "TRAIN-4"),
+           "can_ever_play swapped: own_train_first on inside it for a seat with an empty "
+           "own train",
+           patches={"can_ever_play": _blocked_keeps_home_first}),
+    Mutant("mut35-blocked-skips-mover",
+           "END-2 is asked of every seat but the one about to move: a round is found blocked "
+           "though the player to move could play", ("END-2",),
+           "can_ever_play swapped: False for the seat to move",
+           patches={"can_ever_play": _blocked_skips_mover}),
+    Mutant("mut35-first-turn-spent-by-double",
+           "Under starter-opens-mexican a double laid on a first turn ends it: its follow-up "
+           "may open the Mexican Train, starter or not", ("FIRST-9", "FIRST-6", "DBL-2"),
+           "playable_trains swapped: the mover's first turn taken as over in a follow-up",
+           patches={"playable_trains": _first_turn_spent_by_double}),
+    Mutant("mut35-most-outs-first-two-compared",
+           "Under most-outs a tie of three or more is broken on the first two tied seats' "
+           "outs alone; equal, the whole tie is shared", ("MATCH-5",),
+           "winners: the first two tied seats compared, the others not read",
+           winners=_most_outs_first_two),
+)
