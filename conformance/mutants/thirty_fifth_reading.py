@@ -23,6 +23,7 @@ under most-outs a tie of three or more broken by comparing the first two tied se
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Sequence
 from typing import Any
 
 from mtrain.conformance.mutants import originals as ref
@@ -30,6 +31,7 @@ from mtrain.conformance.mutants.implementation import Mutant
 from mtrain.reference import deal as deal_module
 from mtrain.reference.engine import ENGINE, FOLLOW, Action, State
 from mtrain.reference.rules import MARKER_ANYONE_ON, Rules
+from mtrain.spec import tiles as T
 
 _REPLACED: dict[tuple[int, str], tuple[Rules, Rules]] = {}
 _match_winners = deal_module.match_winners
@@ -84,6 +86,19 @@ def _failed_follow_restores_markers(state: State, action: Action) -> None:
         state.markers |= back
 
 
+def _anyone_double_keeps_marker(state: State, action: Action) -> None:
+    """MARK-4 read as settled by a tile that ends the turn: a double laid on a marked
+    train, asking for another tile, leaves the marker up; only a tile laid there later
+    (its cover) takes it off."""
+    kind, tile, train = action
+    rules = state.rules
+    keep = (kind == "play" and T.IS_DOUBLE[tile] and train < state.players
+            and state.markers >> train & 1 and rules.marker_rule == MARKER_ANYONE_ON)
+    ref.perform(state, action)
+    if keep and state.result is None and state.phase == FOLLOW:
+        state.markers |= 1 << train
+
+
 def _pass_beside_double_unmarked(state: State, action: Action) -> None:
     """MARK-1 skipped while an open double of an earlier turn stands on the table, whether
     it binds or not: the pass is read as the double's doing."""
@@ -122,14 +137,6 @@ def _blocked_keeps_home_first(state: State, seat: int) -> bool:
     return _can_play_with(state, seat, own_train_first=True)
 
 
-def _blocked_skips_mover(state: State, seat: int) -> bool:
-    """END-2 asked of every seat but the one about to move: it is left to find out on its
-    own turn."""
-    if seat == state.seat:
-        return False
-    return ref.can_ever_play(state, seat)
-
-
 # --- the first turn -----------------------------------------------------------------------
 
 
@@ -146,6 +153,58 @@ def _first_turn_spent_by_double(state: State) -> list[int]:
         return ref.playable_trains(state)
     finally:
         state.first_pending |= bit
+
+
+# --- the neighbours of house rules --------------------------------------------------------
+
+
+def _home_first_unless_stuck(state: State, seat: int, all_marked: bool = False,
+                             first_turns_over: bool = False) -> list[int]:
+    """TRAIN-7 read as "start at home unless stuck": a seat whose own train is empty and
+    who holds no tile to start it may play wherever the rules open without TRAIN-7."""
+    rules = state.rules
+    if (not rules.own_train_first or state.trains[seat]
+            or state.hands[seat] & rules.number_mask[state.ends[seat]]):
+        return ref.open_trains(state, seat, all_marked, first_turns_over)
+    state.rules = _replaced(rules, own_train_first=False)
+    try:
+        return ref.open_trains(state, seat, all_marked, first_turns_over)
+    finally:
+        state.rules = rules
+
+
+def _oldest_first_nearest_mover(state: State, first_turns_over: bool = False) -> list[int]:
+    """DBL-7 read as the house rule "the nearest first": of the doubles that bind, the one
+    on the train nearest the mover round the table (the own train, the next seat's, ...,
+    the Mexican Train last) is covered first, whatever their ages."""
+    out = ref.duties(state, first_turns_over)
+    rules = state.rules
+    if len(out) != 1 or len(state.open_doubles) < 2 or not rules.oldest_first:
+        return out
+    state.rules = _replaced(rules, oldest_first=False)
+    try:
+        bound = ref.duties(state, first_turns_over)
+    finally:
+        state.rules = rules
+    players, seat = state.players, state.seat
+    return [min(bound, key=lambda t: players if t == players else (t - seat) % players)]
+
+
+def _run_off_first_two(rules: Rules, players: int, draw: Sequence[Sequence[int]]) -> int:
+    """SEAT-5 written for a tie of two: of three or more seats tied on the highest total,
+    only the first two go on to the run-off; the others' later tiles are not read."""
+    ref.draw_winner(rules, players, draw)  # the draw is checked as the reference checks it
+    tied, k = list(range(players)), 0
+    while True:
+        here = [s for s in tied if len(draw[s]) > k]
+        if not here:
+            return tied[0]
+        totals = {s: T.HIGH[draw[s][k]] + T.LOW[draw[s][k]] for s in here}
+        best = max(totals.values())
+        tied = [s for s in here if totals[s] == best][:2]
+        if len(tied) == 1:
+            return tied[0]
+        k += 1
 
 
 # --- the match ----------------------------------------------------------------------------
@@ -178,6 +237,13 @@ THIRTY_FIFTH_READING: tuple[Mutant, ...] = (
            "perform swapped: at a pass in a follow-up, the other players' trains holding a "
            "double of the turn marked again",
            patches={"perform": _failed_follow_restores_markers}),
+    Mutant("mut35-anyone-double-keeps-marker",
+           "Under anyone-plays-on a double laid on a marked train leaves the marker up while "
+           "it waits for its follow-up: only a tile laid there later takes it off",
+           ("MARK-4", "DBL-1"),
+           "perform swapped: a double's marker put back while the turn goes on to its "
+           "follow-up",
+           patches={"perform": _anyone_double_keeps_marker}),
     Mutant("mut35-pass-beside-open-double-unmarked",
            "A pass made while an open double of an earlier turn stands on the table, binding "
            "or released, leaves the passer's marker down", ("MARK-1", "TURN-4"),
@@ -199,16 +265,28 @@ THIRTY_FIFTH_READING: tuple[Mutant, ...] = (
            "can_ever_play swapped: own_train_first on inside it for a seat with an empty "
            "own train",
            patches={"can_ever_play": _blocked_keeps_home_first}),
-    Mutant("mut35-blocked-skips-mover",
-           "END-2 is asked of every seat but the one about to move: a round is found blocked "
-           "though the player to move could play", ("END-2",),
-           "can_ever_play swapped: False for the seat to move",
-           patches={"can_ever_play": _blocked_skips_mover}),
     Mutant("mut35-first-turn-spent-by-double",
            "Under starter-opens-mexican a double laid on a first turn ends it: its follow-up "
            "may open the Mexican Train, starter or not", ("FIRST-9", "FIRST-6", "DBL-2"),
            "playable_trains swapped: the mover's first turn taken as over in a follow-up",
            patches={"playable_trains": _first_turn_spent_by_double}),
+    Mutant("mut35-home-first-unless-stuck",
+           "Under own-train-first a player who holds no tile to start their own train may "
+           "play elsewhere, as the house rule \"start at home unless stuck\" plays",
+           ("TRAIN-7",),
+           "open_trains swapped: TRAIN-7 off for a seat that cannot start its own train",
+           patches={"open_trains": _home_first_unless_stuck}),
+    Mutant("mut35-oldest-first-nearest-mover",
+           "Under oldest-first the open double nearest the mover round the table is covered "
+           "first, whatever its age, as the house rule \"the nearest first\" plays",
+           ("DBL-7",),
+           "duties swapped: of the doubles that bind, the nearest the mover",
+           patches={"duties": _oldest_first_nearest_mover}),
+    Mutant("mut35-draw-run-off-first-two",
+           "Under highest-draw-start a tie of three or more on the highest total goes to a "
+           "run-off between the first two tied seats only", ("SEAT-5",),
+           "draw_winner swapped: the tied seats cut to the first two at each drawing",
+           patches={"draw_winner": _run_off_first_two}),
     Mutant("mut35-most-outs-first-two-compared",
            "Under most-outs a tie of three or more is broken on the first two tied seats' "
            "outs alone; equal, the whole tie is shared", ("MATCH-5",),
