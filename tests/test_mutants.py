@@ -2165,6 +2165,19 @@ OUTSIDE_KILLED_BY: dict[str, str] = {
     "mut34-no-double-end-no-doubles": "first-040",
     "mut34-anywhere-follow-no-mexican": "doubles-022",
     "mut34-cover-own-or-home": "doubles-006",
+    # the thirty-fifth reading (thirty_fifth_reading.py)
+    "mut35-drawn-play-raises-marker": "markdraw-002",
+    "mut35-failed-follow-restores-markers": "mut35-follow-001",
+    "mut35-anyone-double-keeps-marker": "doubles-012",
+    "mut35-pass-beside-open-double-unmarked": "doubles-042",
+    "mut35-blocked-test-binds-dead": "blkrel-001",
+    "mut35-blocked-reads-oldest-first": "mut35-anyopen-001",
+    "mut35-blocked-keeps-home-first": "end-030",
+    "mut35-first-turn-spent-by-double": "firstsix-008",
+    "mut35-home-first-unless-stuck": "first-022",
+    "mut35-oldest-first-nearest-mover": "doubles-028",
+    "mut35-draw-run-off-first-two": "mut35-draw-001",
+    "mut35-most-outs-first-two-compared": "s50-tie-002",
 }
 
 
@@ -2260,6 +2273,7 @@ def test_every_mutant_has_a_witness() -> None:
     from mtrain.conformance.mutants.third_reading import THIRD_READING
     from mtrain.conformance.mutants.thirteenth_reading import THIRTEENTH_READING
     from mtrain.conformance.mutants.thirtieth_reading import THIRTIETH_READING
+    from mtrain.conformance.mutants.thirty_fifth_reading import THIRTY_FIFTH_READING
     from mtrain.conformance.mutants.thirty_first_reading import THIRTY_FIRST_READING
     from mtrain.conformance.mutants.thirty_fourth_reading import THIRTY_FOURTH_READING
     from mtrain.conformance.mutants.thirty_second_reading import THIRTY_SECOND_READING
@@ -2305,7 +2319,8 @@ def test_every_mutant_has_a_witness() -> None:
                                                         *THIRTY_FIRST_READING,
                                                         *THIRTY_SECOND_READING,
                                                         *THIRTY_THIRD_READING,
-                                                        *THIRTY_FOURTH_READING)}
+                                                        *THIRTY_FOURTH_READING,
+                                                        *THIRTY_FIFTH_READING)}
     assert set(KILLED_BY).isdisjoint(OUTSIDE_KILLED_BY)
     assert set(KILLED_BY.values()) <= set(BY_ID)
     assert set(OUTSIDE_KILLED_BY.values()) <= set(_corpus_by_id())

@@ -32,6 +32,7 @@ from mtrain.conformance.mutants.tenth_reading import TENTH_READING
 from mtrain.conformance.mutants.third_reading import THIRD_READING
 from mtrain.conformance.mutants.thirteenth_reading import THIRTEENTH_READING
 from mtrain.conformance.mutants.thirtieth_reading import THIRTIETH_READING
+from mtrain.conformance.mutants.thirty_fifth_reading import THIRTY_FIFTH_READING
 from mtrain.conformance.mutants.thirty_first_reading import THIRTY_FIRST_READING
 from mtrain.conformance.mutants.thirty_fourth_reading import THIRTY_FOURTH_READING
 from mtrain.conformance.mutants.thirty_second_reading import THIRTY_SECOND_READING
@@ -611,6 +612,7 @@ _CATALOGUE += THIRTY_FIRST_READING
 _CATALOGUE += THIRTY_SECOND_READING
 _CATALOGUE += THIRTY_THIRD_READING
 _CATALOGUE += THIRTY_FOURTH_READING
+_CATALOGUE += THIRTY_FIFTH_READING
 
 MUTANTS: dict[str, Mutant] = {m.name: m for m in _CATALOGUE}
 if len(MUTANTS) != len(_CATALOGUE):  # pragma: no cover - a catalogue error
