@@ -60,6 +60,7 @@ class Runner:
         self._lock = threading.Lock()
         self._sent: dict[tuple[int, int], tuple[Ruleset, JSON, JSON]] = {}
         self._decisions: dict[int, tuple[Fixture, tuple[tuple[str, str], ...]]] = {}
+        self._by_clauses: dict[tuple[str, ...], tuple[tuple[str, str], ...]] = {}
         self.problems: list[str] = []
         """Misbehaviours no result could hold, found by `run_tasks` (the report's
         `problems`: each fails the run)."""
@@ -86,7 +87,11 @@ class Runner:
     def decisions(self, fx: Fixture) -> tuple[tuple[str, str], ...]:
         kept = self._decisions.get(id(fx))
         if kept is None or kept[0] is not fx:
-            kept = self._decisions[id(fx)] = (fx, decisions_of(fx))
+            # a function of the clauses alone: the situations, a fixture each, share a few
+            found = self._by_clauses.get(fx.clauses)
+            if found is None:
+                found = self._by_clauses[fx.clauses] = decisions_of(fx)
+            kept = self._decisions[id(fx)] = (fx, found)
         return kept[1]
 
     def support(self, rs: Ruleset) -> str | None:
