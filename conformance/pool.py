@@ -286,9 +286,9 @@ def run_tasks(tasks: Sequence[Task], runner: Runner, first: Implementation,
         ahead = Lookahead.of(impl)
         while not abort:
             with lock:
-                # a share of what is left, so that every worker has some to the end
-                size = 1 if ahead is None else max(1, min(
-                    TASKS_AHEAD, (len(tasks) - taken[0]) // (2 * workers)))
+                # a share of what is left, so that every worker has some to the end (in
+                # process too: a lock and a slice per task were a tenth of a served one)
+                size = max(1, min(TASKS_AHEAD, (len(tasks) - taken[0]) // (2 * workers)))
                 chunk = list(itertools.islice(next_task, size))
                 taken[0] += len(chunk)
             if not chunk:
