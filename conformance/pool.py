@@ -60,6 +60,7 @@ class Runner:
         self._lock = threading.Lock()
         self._sent: dict[tuple[int, int], tuple[Ruleset, JSON, JSON]] = {}
         self._decisions: dict[int, tuple[Fixture, tuple[tuple[str, str], ...]]] = {}
+        self._by_clauses: dict[tuple[str, ...], tuple[tuple[str, str], ...]] = {}
         self.problems: list[str] = []
         """Misbehaviours no result could hold, found by `run_tasks` (the report's
         `problems`: each fails the run)."""
@@ -86,7 +87,11 @@ class Runner:
     def decisions(self, fx: Fixture) -> tuple[tuple[str, str], ...]:
         kept = self._decisions.get(id(fx))
         if kept is None or kept[0] is not fx:
-            kept = self._decisions[id(fx)] = (fx, decisions_of(fx))
+            # a function of the clauses alone: the situations, a fixture each, share a few
+            found = self._by_clauses.get(fx.clauses)
+            if found is None:
+                found = self._by_clauses[fx.clauses] = decisions_of(fx)
+            kept = self._decisions[id(fx)] = (fx, found)
         return kept[1]
 
     def support(self, rs: Ruleset) -> str | None:
@@ -281,9 +286,9 @@ def run_tasks(tasks: Sequence[Task], runner: Runner, first: Implementation,
         ahead = Lookahead.of(impl)
         while not abort:
             with lock:
-                # a share of what is left, so that every worker has some to the end
-                size = 1 if ahead is None else max(1, min(
-                    TASKS_AHEAD, (len(tasks) - taken[0]) // (2 * workers)))
+                # a share of what is left, so that every worker has some to the end (in
+                # process too: a lock and a slice per task were a tenth of a served one)
+                size = max(1, min(TASKS_AHEAD, (len(tasks) - taken[0]) // (2 * workers)))
                 chunk = list(itertools.islice(next_task, size))
                 taken[0] += len(chunk)
             if not chunk:

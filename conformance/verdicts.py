@@ -45,6 +45,10 @@ class Verdicts:
         self.space = space
         self._code: str | None = None  # code_and_data_digest, read when first needed
         self._kept: dict[str, tuple[dict[str, str | None], dict[str, str | None]]] = {}
+        # by the rule set's identity (held, so no other takes its id): its name in the
+        # cache is a digest of its repr, which cost more than the lookups it keys
+        self._by_rs: dict[int, tuple[Ruleset, tuple[dict[str, str | None],
+                                                    dict[str, str | None]]]] = {}
         self.asked = 0
         self.worked_out = 0
 
@@ -90,6 +94,14 @@ class Verdicts:
                 added.clear()
 
     def _of(self, rs: Ruleset) -> tuple[dict[str, str | None], dict[str, str | None]]:
+        held = self._by_rs.get(id(rs))
+        if held is not None and held[0] is rs:
+            return held[1]
+        kept = self._read(rs)
+        self._by_rs[id(rs)] = (rs, kept)
+        return kept
+
+    def _read(self, rs: Ruleset) -> tuple[dict[str, str | None], dict[str, str | None]]:
         if self._code is None:
             self._code = code_and_data_digest(self.space)
         name = f"{cache.digest(self._code, ruleset_value(rs))}.json"
