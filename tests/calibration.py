@@ -216,11 +216,21 @@ class Verdict:
 class Judge:
     def __init__(self, fixtures: Sequence[Fixture]) -> None:
         self.fixtures = fixtures
+        # what each case's own engine plays under each rule set sent: a verdict compares
+        # it with one other engine per value in question (and the whole set found), and
+        # the engine's play is the same each time (observe is pure: a fresh Served plays
+        # the corpus alike), so it is played once a case, not once a comparison
+        self._seen: dict[tuple[int, str], list[tuple[str | None, ...]]] = {}
 
-    def plays_alike(self, a: Any, b: Any, sent: Ruleset) -> bool:
-        seen_a = [o.outcomes for o in observe(self.fixtures, a, sent)]
-        seen_b = [o.outcomes for o in observe(self.fixtures, b, sent)]
-        return seen_a == seen_b
+    def outcomes(self, engine: Any, sent: Ruleset) -> list[tuple[str | None, ...]]:
+        return [o.outcomes for o in observe(self.fixtures, engine, sent)]
+
+    def plays_alike(self, case: Case, other: Any, sent: Ruleset) -> bool:
+        """Whether `other` plays every fixture as the case's engine does."""
+        key = (id(case), repr(ruleset_json(sent)))
+        if key not in self._seen:
+            self._seen[key] = self.outcomes(case.engine(), sent)
+        return self._seen[key] == self.outcomes(other, sent)
 
     def verdict(self, case: Case, found: Identification, sent: Ruleset) -> Verdict:
         served = dict(case.rs.choices)
@@ -242,7 +252,7 @@ class Judge:
             if v != OTHER and o != "hand_sizes":
                 if joint is None:
                     joint = self._joint(case, found, sent)
-                if joint or self.plays_alike(case.engine(), case.engine(**{o: v}), sent):
+                if joint or self.plays_alike(case, case.engine(**{o: v}), sent):
                     exact += 1
                     continue
             wrong.append((o, v, f.status, (case.split.get(o) and OTHER) or served[o]))
@@ -254,7 +264,7 @@ class Judge:
                   for o, v in found.ruleset.choices}
         alike = ruleset_of(CAT, values, found.ruleset.hand_table
                            if found.ruleset.custom_table else None)
-        return self.plays_alike(case.engine(), FixedRules(alike), sent)
+        return self.plays_alike(case, FixedRules(alike), sent)
 
 
 def run_cases(cases: Sequence[Case], tmp: Path, folders: Sequence[str] = ()
